@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# cpu_alloc for Linux 6.1: the driver.
+#
+# kernel-base.lock + commits/ -> a kernel work tree, built and booted in
+# QEMU.  The targets are thin: each one runs a script in scripts/, which
+# reads the settings below from the environment.  `make help` lists them.
+
+# Beautify output, as the kernel does: V=1 shows every command.
+V ?= 0
+ifeq ($(V),1)
+  Q :=
+else
+  Q := @
+endif
+export V
+
+# Where the kernel work tree, builds, logs and results live (outside the
+# repository).
+WORK ?= $(HOME)/.cache/cpu-alloc
+# The kernel git work tree made by `make tree`.
+SRC ?= $(WORK)/linux
+# The kernel build directory (the kernel's own O=).
+O ?= $(WORK)/build
+# The branch of $(SRC) that holds the series.
+BRANCH ?= cpu-alloc
+# The commit to build or boot: any revision of $(SRC); empty means the
+# head of $(BRANCH).
+REV ?=
+# CPUs online in the guest, and CPUs possible (maxcpus).
+SMP ?= 4
+MAXCPUS ?= $(SMP)
+# Seconds before a boot that has not ended counts as hung.
+BOOT_TIMEOUT ?= 300
+# 1: also merge qemu/debug.config (lockdep, KASAN, kmemleak, ...).
+DEBUG ?= 0
+# 1: let `make tree` throw away a branch that differs from commits/.
+FORCE ?= 0
+# 1: `make regen` rewrites the generated commits instead of checking.
+UPDATE ?= 0
+# The good and bad ends of `make bisect`.
+GOOD ?=
+BAD ?=
+# Parallel jobs of the kernel build.
+JOBS ?= $(shell nproc)
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+CONFIG_EXTRA := $(if $(filter 1,$(DEBUG)),$(TOP)/qemu/debug.config)
+export WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT FORCE UPDATE GOOD BAD JOBS TOP CONFIG_EXTRA
+# ccache: rewrite absolute paths under $(WORK), so that builds of the
+# same commit hit the cache from any work directory.
+export CCACHE_BASEDIR := $(WORK)
+
+S := $(TOP)/scripts
+
+PHONY :=
+
+# The default target: set everything up and boot the series head.
+PHONY += all
+all: deps tree build boot
+
+PHONY += help
+help:
+	@echo 'cpu_alloc for Linux 6.1 -- the driver'
+	@echo ''
+	@echo 'Main job:'
+	@echo '  all           - deps, tree, build and boot of the series head [default]'
+	@echo '  deps          - install with apt-get what the project needs (idempotent)'
+	@echo '  relock        - pin the linux-source version the archive offers now'
+	@echo '  tree          - import the pinned base and git am commits/ onto $$(BRANCH)'
+	@echo '  export        - write $$(BRANCH) back to commits/ (byte-stable)'
+	@echo '  build         - build REV (default: series head) out of tree in O='
+	@echo '  boot          - boot the build in QEMU (SMP=, MAXCPUS=) and check its verdict'
+	@echo ''
+	@echo 'Checks:'
+	@echo '  bisect-check  - build and boot every commit, base to head; cached by commit id'
+	@echo '  check         - checkpatch and sparse on the series; only new warnings fail'
+	@echo '  regen         - re-run coccinelle/*.cocci; check generated commits (UPDATE=1 rewrites)'
+	@echo '  convert-report - list the alloc_percpu-family call sites left in the tree'
+	@echo '  bisect        - git bisect run GOOD..BAD with build+boot as the test'
+	@echo '  test          - what CI runs: selftest, then the main job on the series head'
+	@echo '  selftest      - the driver'"'"'s own tests on a fake kernel tree (seconds)'
+	@echo ''
+	@echo 'Settings (make VAR=value): V=1 verbose, WORK= ($(WORK)), O=, REV=,'
+	@echo 'SMP=, MAXCPUS=, BOOT_TIMEOUT=, DEBUG=1, FORCE=1, UPDATE=1, GOOD=, BAD=.'
+
+PHONY += deps
+deps:
+	$(Q)$(S)/deps.sh
+
+PHONY += relock
+relock:
+	$(Q)$(S)/relock.sh
+
+PHONY += tree
+tree:
+	$(Q)$(S)/tree.sh
+
+PHONY += export
+export:
+	$(Q)$(S)/export.sh
+
+PHONY += build
+build:
+	$(Q)$(S)/build.sh
+
+PHONY += boot
+boot:
+	$(Q)$(S)/boot.sh
+
+PHONY += bisect-check
+bisect-check:
+	$(Q)$(S)/bisect-check.sh
+
+PHONY += check
+check:
+	$(Q)$(S)/check.sh
+
+PHONY += regen
+regen:
+	$(Q)$(S)/regen.sh
+
+PHONY += convert-report
+convert-report:
+	$(Q)$(S)/convert-report.sh
+
+PHONY += bisect
+bisect:
+	$(Q)$(S)/bisect.sh
+
+PHONY += selftest
+selftest:
+	$(Q)$(TOP)/tests/run.sh
+
+PHONY += test
+test:
+	$(Q)$(TOP)/tests/ci.sh
+
+.PHONY: $(PHONY)

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// block: cpu_alloc: Convert the disk statistics to cpu_alloc
+///
+/// Allocate block_device->bd_stats with CPU_ALLOC(), free it with
+/// CPU_FREE(), and address the statistics of a processor with CPU_PTR()
+/// instead of per_cpu_ptr(), in the block core and in the accessors of
+/// <linux/part_stat.h>.  alloc_percpu() always zeroed the area;
+/// CPU_ALLOC() is asked to with __GFP_ZERO.
+///
+/// The part_stat_*() macros that update a counter with
+/// __this_cpu_add() stay as they are, and so do their callers all over
+/// the tree: they only ever reach bd_stats through the macros.
+//
+// Confidence: High
+// Options: --no-includes --include-headers
+// Files: block/bdev.c block/genhd.c block/blk-cgroup.c include/linux/part_stat.h
+//
+// Files lists every file of the base that names bd_stats (git grep -w
+// bd_stats); include/linux/blk_types.h only declares the field.
+
+virtual patch
+virtual context
+virtual report
+
+// Everything below this configuration block is the same in every
+// coccinelle/*.cocci of the series.
+//
+// A "target" is a pointer that holds memory of the converted allocation:
+//  - an expression whose text matches TARGET (a struct field or a global
+//    variable, in any file and in macro bodies),
+//  - a (function, name) pair of VARS (a parameter or a local variable
+//    that is handed such a pointer); in a macro body, where spatch knows
+//    no function, (file, name),
+//  - a local variable of a function that is assigned a target there
+//    (found by the rules "follow" and "follow_decl").
+// ALLOC_FUNCS names functions that return the converted allocation.
+
+@initialize:python@
+@@
+import re
+
+# ---- configuration of this conversion ----
+SUBJECT = 'block_device->bd_stats'
+TARGET = re.compile(r'->\s*bd_stats$')
+VARS = set()
+ALLOC_FUNCS = set()
+# ---- end of configuration ----
+
+followed = set()
+
+# include_line(FILE): the line of the last "#include <linux/...>" that
+# precedes the first line of code and is not inside #if (a header's
+# include guard does not count).
+# (No comment markers or backslashes in the script text: the SmPL
+# lexer would take them.)
+C_OPEN, C_CLOSE, C_LINE, BSL = "/" + "*", "*" + "/", "/" + "/", chr(92)
+
+# linux_includes(FILE): the lines of all its "#include <linux/...>".
+def linux_includes(name):
+    with open(name) as fh:
+        return [i for i, l in enumerate(fh, 1)
+                if l.replace(chr(9), "").replace(" ", "").startswith("#include<linux/")] or [0]
+
+def include_line(name):
+    last, depth, guard, in_comment, cont = None, 0, False, False, False
+    with open(name) as fh:
+        for i, l in enumerate(fh, 1):
+            s = l.strip()
+            if cont:
+                cont = s.endswith(BSL)
+                continue
+            if in_comment:
+                in_comment = C_CLOSE not in s
+                continue
+            if s.startswith(C_OPEN):
+                in_comment = C_CLOSE not in s
+                continue
+            if s == "" or s.startswith(C_LINE):
+                continue
+            if not s.startswith("#"):
+                break
+            cont = s.endswith(BSL)
+            d = s[1:].strip()
+            if d.startswith("if"):
+                if name.endswith(".h") and not guard and d.startswith("ifndef"):
+                    guard = True
+                else:
+                    depth += 1
+            elif d.startswith("endif"):
+                depth = max(depth - 1, 0)
+            elif depth == 0 and d.startswith("include <linux/"):
+                last = i
+    return last
+
+def strip(e):
+    s = str(e).strip()
+    while s.startswith('(') and s.endswith(')') and s.count('(') == 1:
+        s = s[1:-1].strip()
+    return s
+
+def is_tgt(e, p):
+    s = strip(e)
+    if TARGET is not None and TARGET.search(s):
+        return True
+    fn = p[0].current_element
+    if fn == "something_else":
+        fn = p[0].file
+    return (fn, s) in VARS or (p[0].file, fn, s) in followed
+
+def in_alloc_func(p):
+    return p[0].current_element in ALLOC_FUNCS
+
+sites = set()
+
+def key(p):
+    return (p[0].file, p[0].line, p[0].column)
+
+def mark(p):
+    sites.add(key(p))
+
+def marked(p):
+    return key(p) in sites
+
+def is_sizeof(e):
+    return strip(e).startswith("sizeof")
+
+// ---------------------------------------------------------------------
+// Follow targets into local variables.
+// ---------------------------------------------------------------------
+
+@follow@
+local idexpression x;
+expression X;
+position p : script:python(X) { is_tgt(X, p) };
+@@
+x = X@p
+
+@script:python@
+x << follow.x;
+p << follow.p;
+@@
+followed.add((p[0].file, p[0].current_element, str(x)))
+
+@follow_decl@
+identifier x;
+type T;
+expression X;
+position p : script:python(X) { is_tgt(X, p) };
+@@
+T x = X@p;
+
+@script:python@
+x << follow_decl.x;
+p << follow_decl.p;
+@@
+followed.add((p[0].file, p[0].current_element, str(x)))
+
+// ---------------------------------------------------------------------
+// Find the sites: allocations stored into a target, and frees and
+// per_cpu_ptr()-family calls of a target.  These rules change nothing;
+// they record positions that the rewriting rules check.
+// ---------------------------------------------------------------------
+
+@site_asg@
+expression X, E;
+position q : script:python(X) { is_tgt(X, q) };
+@@
+X = E@q
+
+@site_decl@
+identifier x;
+type T;
+expression E;
+position q : script:python(x) { is_tgt(x, q) };
+@@
+T x = E@q;
+
+@site_ret@
+expression E;
+position q : script:python() { in_alloc_func(q) };
+@@
+return E@q;
+
+@site_call@
+expression X;
+identifier fn = {free_percpu, per_cpu_ptr, this_cpu_ptr, raw_cpu_ptr};
+position q : script:python(X) { is_tgt(X, q) };
+@@
+fn@q(X, ...)
+
+@site_addr disable ptr_to_array@
+expression X;
+identifier F;
+identifier fn = {per_cpu_ptr, this_cpu_ptr, raw_cpu_ptr};
+position q : script:python(X) { is_tgt(X, q) };
+@@
+fn@q(&X->F, ...)
+
+@script:python@
+q << site_asg.q;
+@@
+mark(q)
+
+@script:python@
+q << site_decl.q;
+@@
+mark(q)
+
+@script:python@
+q << site_ret.q;
+@@
+mark(q)
+
+@script:python@
+q << site_call.q;
+@@
+mark(q)
+
+@script:python@
+q << site_addr.q;
+@@
+mark(q)
+
+// ---------------------------------------------------------------------
+// patch
+// ---------------------------------------------------------------------
+
+// One rule for all rewrites: the positions recorded above are those of
+// the original code, and stay valid only within the first rule that
+// changes a function.
+//
+// alloc_percpu() zeroes; cpu_alloc() only with __GFP_ZERO.  Every free
+// of a target is rewritten: memory of cpu_alloc() must never reach
+// free_percpu().  The allocations of the series are sizeof() of the
+// pointed-to type, so the sized CPU_FREE() is exact; report mode flags
+// an allocation of another size ("odd_size").
+@conv depends on patch@
+expression X, C, SZ, A, G;
+type T;
+position q : script:python() { marked(q) };
+@@
+(
+- alloc_percpu@q(T)
++ CPU_ALLOC(T, GFP_KERNEL | __GFP_ZERO)
+|
+- alloc_percpu_gfp@q(T, G)
++ CPU_ALLOC(T, G | __GFP_ZERO)
+|
+- __alloc_percpu@q(SZ, A)
++ cpu_alloc(SZ, GFP_KERNEL | __GFP_ZERO, A)
+|
+- __alloc_percpu_gfp@q(SZ, A, G)
++ cpu_alloc(SZ, G | __GFP_ZERO, A)
+|
+- free_percpu@q(X)
++ CPU_FREE(X)
+|
+// (a cast is matched with the call, or spatch spaces "(T *) CPU_PTR")
+- (T)per_cpu_ptr@q(X, C)
++ (T)CPU_PTR(X, C)
+|
+- (T)this_cpu_ptr@q(X)
++ (T)THIS_CPU(X)
+|
+- (T)raw_cpu_ptr@q(X)
++ (T)__THIS_CPU(X)
+|
+- per_cpu_ptr@q(X, C)
++ CPU_PTR(X, C)
+|
+- this_cpu_ptr@q(X)
++ THIS_CPU(X)
+|
+- raw_cpu_ptr@q(X)
++ __THIS_CPU(X)
+)
+
+// #include <linux/cpu_alloc.h> in a file that now uses the API: after
+// the last <linux/...> include of its leading include block (see
+// include_line()).  spatch adds after an "#include <linux/...>" pattern
+// only at the file's last such include, and before one only at its
+// first: when the last one is further down (under #if), the new include
+// goes before the first <linux/...> include instead.
+@has_inc depends on patch@
+@@
+#include <linux/cpu_alloc.h>
+
+@inc_after depends on patch && !has_inc && conv@
+position p : script:python() { int(p[0].line) == include_line(p[0].file) == linux_includes(p[0].file)[-1] };
+@@
+#include <linux/...>@p
++#include <linux/cpu_alloc.h>
+
+@depends on patch && !has_inc && conv && !inc_after@
+position p : script:python() { int(p[0].line) == linux_includes(p[0].file)[0] };
+@@
++#include <linux/cpu_alloc.h>
+#include <linux/...>@p
+
+// ---------------------------------------------------------------------
+// context and report: what patch mode rewrites, and what it cannot
+// ---------------------------------------------------------------------
+
+@depends on context@
+identifier fn = {alloc_percpu, alloc_percpu_gfp, __alloc_percpu, __alloc_percpu_gfp,
+                 free_percpu, per_cpu_ptr, this_cpu_ptr, raw_cpu_ptr};
+position q : script:python() { marked(q) };
+@@
+* fn@q(...)
+
+@r depends on report@
+identifier fn = {alloc_percpu, alloc_percpu_gfp, __alloc_percpu, __alloc_percpu_gfp,
+                 free_percpu, per_cpu_ptr, this_cpu_ptr, raw_cpu_ptr};
+position q : script:python() { marked(q) };
+@@
+fn@q(...)
+
+// An allocation whose size is not sizeof() of a type: CPU_FREE() would
+// free sizeof(*p); fix such a free by hand with cpu_free(p, size).
+@odd_size depends on report@
+expression A, G;
+expression SZ : script:python() { not is_sizeof(SZ) };
+position q : script:python() { marked(q) };
+@@
+(
+  __alloc_percpu@q(SZ, A)
+|
+  __alloc_percpu_gfp@q(SZ, A, G)
+)
+
+@script:python depends on report@
+fn << r.fn;
+q << r.q;
+@@
+rep = {"alloc_percpu": "CPU_ALLOC(T, GFP_KERNEL | __GFP_ZERO)",
+       "alloc_percpu_gfp": "CPU_ALLOC(T, gfp | __GFP_ZERO)",
+       "__alloc_percpu": "cpu_alloc(size, GFP_KERNEL | __GFP_ZERO, align)",
+       "__alloc_percpu_gfp": "cpu_alloc(size, gfp | __GFP_ZERO, align)",
+       "free_percpu": "CPU_FREE()", "per_cpu_ptr": "CPU_PTR()",
+       "this_cpu_ptr": "THIS_CPU()", "raw_cpu_ptr": "__THIS_CPU()"}
+coccilib.report.print_report(q[0], "%s() of %s: use %s" % (fn, SUBJECT, rep[str(fn)]))
+
+@script:python depends on report@
+q << odd_size.q;
+@@
+coccilib.report.print_report(q[0], "%s: allocation size is not sizeof(type): free it with cpu_free(p, size), not CPU_FREE()" % SUBJECT)

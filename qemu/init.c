@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * PID 1 of the cpu_alloc boot test.
+ *
+ * Straight-line: mount what the checks read, run each check of the
+ * subsystems present in this kernel, read the kernel log for KUnit
+ * results and splats, print one verdict line, sync and end the VM.
+ *
+ *   cpu_alloc-verdict: PASS cpus=4/4 kunit=12/0/0 splats=0 vmstat=ok ...
+ *
+ * The host (scripts/boot.sh) parses that line; a missing line is a
+ * failure.  A check whose subsystem is absent reports "absent" and does
+ * not fail.  Unknown key=value words of the kernel command line reach
+ * init as environment variables: expect_cpus= says how many CPUs must
+ * be online.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/ip_icmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define PREFIX "cpu_alloc-init: "
+
+static char verdict[2048];
+static int failed;
+
+static void logmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs(PREFIX, stdout);
+	vprintf(fmt, ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+	va_end(ap);
+}
+
+/* result: append "key=value" to the verdict; bad marks the run failed. */
+static void result(int bad, const char *key, const char *fmt, ...)
+{
+	size_t n = strlen(verdict);
+	va_list ap;
+
+	n += snprintf(verdict + n, sizeof(verdict) - n, " %s=", key);
+	va_start(ap, fmt);
+	vsnprintf(verdict + n, sizeof(verdict) - n, fmt, ap);
+	va_end(ap);
+	if (bad) {
+		failed = 1;
+		logmsg("check %s failed", key);
+	}
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[1 << 20];
+	ssize_t n, len = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return NULL;
+	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = 0;
+	return buf;
+}
+
+/* vmstat_get: the value of /proc/vmstat item name, or -1. */
+static long long vmstat_get(const char *name)
+{
+	char *s = slurp("/proc/vmstat"), *p;
+	size_t l = strlen(name);
+
+	for (p = s; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, name, l) && p[l] == ' ')
+			return atoll(p + l + 1);
+	return -1;
+}
+
+/*
+ * snmp_get: a counter of a /proc/net/snmp style file, where a header
+ * line "Tag: A B C" is followed by a value line "Tag: 1 2 3", or of a
+ * /proc/net/snmp6 style file of "Name value" lines.  -1 when absent.
+ */
+static long long snmp_get(const char *path, const char *tag, const char *field)
+{
+	char *s = slurp(path), *line, *save, *hdr = NULL;
+	size_t tl = strlen(tag);
+
+	if (!s)
+		return -1;
+	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!*tag) {
+			char name[128];
+			long long v;
+
+			if (sscanf(line, "%127s %lld", name, &v) == 2 && !strcmp(name, field))
+				return v;
+			continue;
+		}
+		if (strncmp(line, tag, tl) || line[tl] != ':')
+			continue;
+		if (!hdr) {
+			hdr = line;
+			continue;
+		}
+		/* line holds the values of the field names in hdr */
+		{
+			char *h, *v, *hs, *vs;
+			int i = 0;
+
+			for (h = strtok_r(hdr + tl + 1, " ", &hs), v = strtok_r(line + tl + 1, " ", &vs);
+			     h && v; h = strtok_r(NULL, " ", &hs), v = strtok_r(NULL, " ", &vs), i++)
+				if (!strcmp(h, field))
+					return atoll(v);
+		}
+		return -1;
+	}
+	return -1;
+}
+
+static int count_cpus(const char *path)
+{
+	char *s = slurp(path), *p = s;
+	int n = 0;
+
+	while (p && *p && *p != '\n') {
+		int a = strtol(p, &p, 10), b = a;
+
+		if (*p == '-')
+			b = strtol(p + 1, &p, 10);
+		n += b - a + 1;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+static void check_cpus(void)
+{
+	const char *want = getenv("expect_cpus");
+	int online = count_cpus("/sys/devices/system/cpu/online");
+	int possible = count_cpus("/sys/devices/system/cpu/possible");
+
+	if (want)
+		result(online != atoi(want), "cpus", "%d/%s", online, want);
+	else
+		result(online < 1, "cpus", "%d", online);
+	result(0, "possible", "%d", possible);
+}
+
+static void check_vmstat(void)
+{
+	long long bytes;
+
+	if (vmstat_get("nr_free_pages") < 0) {
+		result(1, "vmstat", "unreadable");
+		return;
+	}
+	result(0, "vmstat", "ok");
+	bytes = vmstat_get("cpu_bytes");
+	if (bytes < 0)
+		result(0, "cpu_bytes", "absent");
+	else
+		result(bytes <= 0, "cpu_bytes", "%lld", bytes);
+}
+
+/* diskstats_reads: completed reads of vda in /proc/diskstats, or -1. */
+static long long diskstats_reads(void)
+{
+	char *s = slurp("/proc/diskstats"), *p;
+
+	for (p = s; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		unsigned int maj, min;
+		char name[64];
+		long long rd;
+
+		if (sscanf(p, "%u %u %63s %lld", &maj, &min, name, &rd) == 4 &&
+		    !strcmp(name, "vda"))
+			return rd;
+	}
+	return -1;
+}
+
+static void check_diskstats(void)
+{
+	long long before = diskstats_reads(), after;
+	static char buf[1 << 16];
+	int fd, i;
+
+	if (before < 0) {
+		result(1, "diskstats", "no-vda");
+		return;
+	}
+	fd = open("/dev/vda", O_RDONLY);
+	if (fd < 0) {
+		result(1, "diskstats", "open-%d", errno);
+		return;
+	}
+	/* 1 MiB past the first page cache reads, in 64 KiB requests. */
+	for (i = 0; i < 16; i++)
+		if (pread(fd, buf, sizeof(buf), (off_t)i * sizeof(buf)) <= 0)
+			break;
+	close(fd);
+	after = diskstats_reads();
+	result(after <= before, "diskstats", "%lld->%lld", before, after);
+}
+
+static void lo_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0)
+		return;
+	if (!ioctl(fd, SIOCGIFFLAGS, &ifr)) {
+		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+		ioctl(fd, SIOCSIFFLAGS, &ifr);
+	}
+	close(fd);
+}
+
+/* udp_loop: send n datagrams to ourselves on loopback; received count. */
+static int udp_loop(int family, int n)
+{
+	struct sockaddr_storage ss = { 0 };
+	socklen_t len;
+	struct timeval tv = { .tv_sec = 1 };
+	char msg[32] = "cpu_alloc", rbuf[32];
+	int fd, i, got = 0;
+
+	fd = socket(family, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -1;
+	if (family == AF_INET) {
+		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+
+		a->sin_family = AF_INET;
+		a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		len = sizeof(*a);
+	} else {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+
+		a->sin6_family = AF_INET6;
+		a->sin6_addr = in6addr_loopback;
+		len = sizeof(*a);
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (bind(fd, (struct sockaddr *)&ss, len) ||
+	    getsockname(fd, (struct sockaddr *)&ss, &len)) {
+		close(fd);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (sendto(fd, msg, sizeof(msg), 0, (struct sockaddr *)&ss, len) < 0)
+			break;
+		if (recv(fd, rbuf, sizeof(rbuf), 0) > 0)
+			got++;
+	}
+	close(fd);
+	return got;
+}
+
+static unsigned short csum(const void *data, int len)
+{
+	const unsigned short *p = data;
+	unsigned int sum = 0;
+
+	for (; len > 1; len -= 2)
+		sum += *p++;
+	if (len)
+		sum += *(const unsigned char *)p;
+	sum = (sum >> 16) + (sum & 0xffff);
+	sum += sum >> 16;
+	return ~sum;
+}
+
+/* icmp_loop: ping 127.0.0.1 n times over a raw socket; replies seen. */
+static int icmp_loop(int n)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct timeval tv = { .tv_sec = 1 };
+	char rbuf[256];
+	int fd, i, got = 0;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	for (i = 0; i < n; i++) {
+		struct icmphdr h = { .type = ICMP_ECHO };
+
+		h.un.echo.id = htons(0xca);
+		h.un.echo.sequence = htons(i);
+		h.checksum = csum(&h, sizeof(h));
+		if (sendto(fd, &h, sizeof(h), 0, (struct sockaddr *)&a, sizeof(a)) < 0)
+			break;
+		/* the raw socket sees our request and the reply */
+		while (recv(fd, rbuf, sizeof(rbuf), 0) > 0) {
+			struct icmphdr *r = (struct icmphdr *)(rbuf + ((rbuf[0] & 0xf) << 2));
+
+			if (r->type == ICMP_ECHOREPLY) {
+				got++;
+				break;
+			}
+		}
+	}
+	close(fd);
+	return got;
+}
+
+static void check_snmp(void)
+{
+	long long u0, u1, i0, i1;
+	int got;
+
+	lo_up();
+	u0 = snmp_get("/proc/net/snmp", "Udp", "InDatagrams");
+	i0 = snmp_get("/proc/net/snmp", "Icmp", "InEchoReps");
+	if (u0 < 0) {
+		result(1, "snmp", "unreadable");
+		return;
+	}
+	got = udp_loop(AF_INET, 8);
+	u1 = snmp_get("/proc/net/snmp", "Udp", "InDatagrams");
+	result(got != 8 || u1 - u0 < 8, "snmp_udp", "%lld->%lld", u0, u1);
+	got = icmp_loop(4);
+	i1 = snmp_get("/proc/net/snmp", "Icmp", "InEchoReps");
+	result(got != 4 || i1 - i0 < 4, "snmp_icmp", "%lld->%lld", i0, i1);
+
+	u0 = snmp_get("/proc/net/snmp6", "", "Udp6InDatagrams");
+	if (u0 < 0) {
+		result(0, "snmp6", "absent");
+		return;
+	}
+	got = udp_loop(AF_INET6, 8);
+	u1 = snmp_get("/proc/net/snmp6", "", "Udp6InDatagrams");
+	result(got != 8 || u1 - u0 < 8, "snmp6_udp", "%lld->%lld", u0, u1);
+}
+
+/*
+ * check_log: read the kernel log; count KUnit suites and test cases
+ * (pass/fail/skip) and splats.  The host parses the same log again with kunit.py.
+ */
+static void check_log(void)
+{
+	static char buf[1 << 21];
+	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	int pass = 0, fail = 0, skip = 0, splats = 0, suites = 0, bad_suites = 0;
+	char *line, *save;
+
+	if (n <= 0 || n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, n);
+	if (n < 0) {
+		result(1, "klog", "unreadable");
+		return;
+	}
+	buf[n] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *p = line;
+
+		/* klogctl lines are "<level>[time] message", or "<level>message" */
+		if (*p == '<' && strchr(p, '>'))
+			p = strchr(p, '>') + 1;
+		if (*p == '[' && strchr(p, ']')) {
+			p = strchr(p, ']') + 1;
+			if (*p == ' ')
+				p++;
+		}
+		if (strstr(p, "WARNING:") || strstr(p, "BUG:") || strstr(p, "Oops"))
+			splats++;
+		/* KTAP: suites at depth 0, their cases at depth 1 (4 spaces) */
+		if (!strncmp(p, "not ok ", 7)) {
+			suites++;
+			bad_suites++;
+		} else if (!strncmp(p, "ok ", 3)) {
+			suites++;
+		} else if (!strncmp(p, "    not ok ", 11)) {
+			fail++;
+		} else if (!strncmp(p, "    ok ", 7)) {
+			if (strstr(p, "# SKIP"))
+				skip++;
+			else
+				pass++;
+		}
+	}
+	result(bad_suites > 0, "suites", "%d", suites);
+	result(fail > 0, "kunit", "%d/%d/%d", pass, fail, skip);
+	result(splats > 0, "splats", "%d", splats);
+}
+
+int main(void)
+{
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	logmsg("started");
+
+	check_cpus();
+	check_vmstat();
+	check_diskstats();
+	check_snmp();
+	check_log();
+
+	printf("cpu_alloc-verdict: %s%s\n", failed ? "FAIL" : "PASS", verdict);
+	fflush(stdout);
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

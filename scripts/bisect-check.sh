@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make bisect-check: build and boot every commit from the base to the
+# head of $BRANCH, the way ktest's patchcheck does.
+#
+# The base is built first and its compiler warnings are the baseline: a
+# commit fails when its build prints a warning the base does not have
+# (and that checkpatch/build-warnings.ignore does not list).  Results
+# are cached per commit id and per hash of what decides them (the config
+# fragments, the init and these scripts), so a re-run only does new
+# commits.  Stops at the first failure, with the path of its log.
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$SRC/.git" ] || die "no kernel work tree at $SRC" "run: make tree"
+base=$(lock_get BASE_COMMIT)
+head=$(resolve "${REV:-$BRANCH}")
+kgit merge-base --is-ancestor "$base" "$head" || die "$head does not descend from the base $base"
+
+# What decides a result besides the commit itself.
+salt=$(cat "$TOP/qemu/"*.config "$TOP/qemu/init.c" "$TOP/scripts/build.sh" "$TOP/scripts/boot.sh" \
+	${CONFIG_EXTRA:-} | sha256sum | cut -c1-16)
+salt="$salt-smp${SMP:-4}"
+ignore=$TOP/checkpatch/build-warnings.ignore
+table=$LOGS/bisect-check.txt
+mkdir -p "$LOGS"
+
+row() { printf '%-12s  %-52.52s  %7s  %6s  %s\n' "$@"; }
+{
+	row commit subject "build s" "boot s" verdict
+	row ------------ ---------------------------------------------------- ------- ------ -------
+} | tee "$table"
+
+fail=0
+for id in $base $(kgit rev-list --reverse "$base..$head"); do
+	short=${id:0:12}
+	subj=$(kgit log -1 --format=%s "$id")
+	cache=$RESULTS/$id/bisect-$salt
+	if [ -f "$cache" ]; then
+		# shellcheck disable=SC2046
+		row "$short" "$subj" $(cat "$cache") | tee -a "$table"
+		continue
+	fi
+	if ! REV=$id "$TOP/scripts/build.sh" >"$LOGS/bisect-step.log" 2>&1; then
+		row "$short" "$subj" "-" "-" "BUILD-FAIL" | tee -a "$table"
+		tail -n 20 "$LOGS/bisect-step.log" >&2
+		fail=1
+		break
+	fi
+	bs=$(cat "$RESULTS/$id/build-seconds")
+	if [ "$id" != "$base" ]; then
+		new=$(comm -23 "$RESULTS/$id/warnings" "$RESULTS/$base/warnings" |
+			{ if [ -s "$ignore" ]; then grep -v -F -f <(grep -v '^#' "$ignore") || true; else cat; fi; })
+		if [ -n "$new" ]; then
+			row "$short" "$subj" "$bs" "-" "NEW-WARNINGS" | tee -a "$table"
+			echo "$new" >&2
+			echo "log: $LOGS/build-$short.log" >&2
+			fail=1
+			break
+		fi
+	fi
+	if ! "$TOP/scripts/boot.sh" >"$LOGS/bisect-step.log" 2>&1; then
+		row "$short" "$subj" "$bs" "-" "BOOT-FAIL" | tee -a "$table"
+		cat "$LOGS/bisect-step.log" >&2
+		fail=1
+		break
+	fi
+	secs=$(sed -n 's/.* seconds=//p' "$LOGS"/boot-"$short"-*.log.verdict | tail -n1)
+	echo "$bs $secs PASS" >"$cache"
+	row "$short" "$subj" "$bs" "$secs" PASS | tee -a "$table"
+done
+echo "table: $table"
+[ $fail = 0 ] || die "bisect-check stopped at the first failure" "see the log named above"

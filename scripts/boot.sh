@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make boot: boot the kernel built in $O under QEMU and check its verdict.
+#
+# The initramfs holds one static program, qemu/init.c.  The guest prints
+# "cpu_alloc-verdict: PASS|FAIL key=value..." and ends the VM; the host
+# then checks, independently of the guest:
+#   - the verdict line is there and says PASS;
+#   - the console log has no "WARNING:", "BUG:" or "Oops";
+#   - with SMP > 1, the kernel brought up EXPECT_CPUS CPUs;
+#   - KUnit's KTAP output, if any, parses with tools/testing/kunit/kunit.py
+#     and reports no failure.
+# A guest that does not end within BOOT_TIMEOUT seconds is killed and
+# fails.  The whole console log is kept in $LOGS.  Exit status: 0 PASS.
+. "$(dirname "$0")/lib.sh"
+
+SMP=${SMP:-4}
+MAXCPUS=${MAXCPUS:-$SMP}
+EXPECT_CPUS=${EXPECT_CPUS:-$SMP}
+MEM=${MEM:-512M}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
+QEMU=${QEMU:-qemu-system-x86_64}
+KVM=${KVM:-0}
+
+image=$O/arch/x86/boot/bzImage
+[ -f "$image" ] || die "no kernel image $image" "run: make build"
+id=$(cat "$O/.cpu-alloc-built" 2>/dev/null || echo unknown)
+short=${id:0:12}
+command -v "$QEMU" >/dev/null || die "$QEMU not found" "run: make deps"
+mkdir -p "$LOGS" "$WORK/initramfs"
+
+# The initramfs: init, and the nodes the kernel needs before devtmpfs.
+ird=$WORK/initramfs
+if [ ! -f "$ird/init" ] || [ "$TOP/qemu/init.c" -nt "$ird/init" ]; then
+	vrun ${HOSTCC:-gcc} -static -O2 -Wall -o "$ird/init" "$TOP/qemu/init.c" ||
+		die "cannot build the static init from qemu/init.c" "it needs gcc and libc6-dev (make deps)"
+fi
+gic=$ird/gen_init_cpio
+if [ ! -x "$gic" ]; then
+	[ -f "$SRC/usr/gen_init_cpio.c" ] || die "no usr/gen_init_cpio.c in $SRC" "run: make tree"
+	vrun ${HOSTCC:-gcc} -O2 -o "$gic" "$SRC/usr/gen_init_cpio.c"
+fi
+cat >"$ird/list" <<EOT
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+dir /proc 0755 0 0
+dir /sys 0755 0 0
+dir /tmp 1777 0 0
+file /init $ird/init 0755 0 0
+EOT
+"$gic" "$ird/list" >"$ird/initramfs.cpio"
+
+disk=$WORK/disk.img
+[ -f "$disk" ] || { head -c $((16 << 20)) /dev/zero | tr '\0' 'c' >"$disk"; }
+
+accel="-accel tcg"
+[ "$KVM" = 1 ] && accel="-accel kvm -cpu host"
+tag=${BOOT_TAG:-smp$SMP${MAXCPUS:+-max$MAXCPUS}}
+log=$LOGS/boot-$short-$tag.log
+append="console=ttyS0 panic=-1 oops=panic loglevel=7 expect_cpus=$EXPECT_CPUS ${APPEND:-}"
+[ "$MAXCPUS" != "$SMP" ] && append="$append possible_cpus=$MAXCPUS"
+
+info BOOT "$short -smp $SMP,maxcpus=$MAXCPUS (timeout ${BOOT_TIMEOUT}s)"
+start=$(date +%s.%N)
+set +e
+# shellcheck disable=SC2086
+vrun timeout -k 5 "$BOOT_TIMEOUT" "$QEMU" $accel -m "$MEM" -smp "$SMP,maxcpus=$MAXCPUS" \
+	-display none -monitor none -serial stdio -no-reboot \
+	-kernel "$image" -initrd "$ird/initramfs.cpio" -append "$append" \
+	-drive "file=$disk,if=virtio,format=raw,readonly=on" ${QEMU_EXTRA:-} \
+	</dev/null >"$log" 2>&1
+rc=$?
+set -e
+secs=$(echo "$start $(date +%s.%N)" | awk '{printf "%.1f", $2 - $1}')
+
+problems=
+case $rc in 124 | 137) problems="$problems timeout(${BOOT_TIMEOUT}s)" ;; esac
+verdict=$(grep -a -o 'cpu_alloc-verdict: .*' "$log" | tail -n1 | tr -d '\r' || true)
+case "$verdict" in
+"cpu_alloc-verdict: PASS"*) ;;
+"") problems="$problems no-verdict-line" ;;
+*) problems="$problems guest-verdict-FAIL" ;;
+esac
+splats=$(grep -a -c -E 'WARNING:|BUG:|Oops' "$log" || true)
+[ "$splats" = 0 ] || problems="$problems splats=$splats"
+if [ "$SMP" -gt 1 ] && ! grep -a -q "smp: Brought up [0-9]* nodes\?, $EXPECT_CPUS CPUs" "$log"; then
+	problems="$problems smp-not-$EXPECT_CPUS"
+fi
+kunit=none
+if grep -a -q 'KTAP version\|TAP version' "$log" && [ -f "$SRC/tools/testing/kunit/kunit.py" ]; then
+	if python3 "$SRC/tools/testing/kunit/kunit.py" parse "$log" >"$log.kunit" 2>&1; then
+		kunit=$(grep -a -o 'Testing complete\..*' "$log.kunit" | tail -n1 || true)
+	else
+		kunit=$(grep -a -o 'Testing complete\..*' "$log.kunit" | tail -n1 || true)
+		problems="$problems kunit.py-parse-failed"
+	fi
+fi
+
+{
+	echo "commit=$id tag=$tag rc=$rc seconds=$secs"
+	echo "guest: ${verdict:-none}"
+	echo "kunit: ${kunit:-none}"
+	echo "host: ${problems:-ok}"
+} >"$log.verdict"
+if [ -n "$problems" ]; then
+	[ -n "$verdict" ] && echo "  $verdict" >&2
+	echo "--- last lines of $log" >&2
+	tail -n 15 "$log" >&2
+	die "boot of $short FAILED:$problems" "log: $log"
+fi
+info PASS "$short $tag in ${secs}s: ${verdict#cpu_alloc-verdict: PASS }"
+[ "$kunit" = none ] || info KUNIT "$kunit"
+info LOG "$log"

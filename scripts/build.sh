@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make build [REV=...]: an out-of-tree build of the kernel at REV.
+#
+# REV (default: the head of $BRANCH) is checked out, detached, in a
+# scratch git worktree ($CHECKOUT) so that the hacking work tree $SRC is
+# never touched, and built in $O with ccache.  The config is allnoconfig
+# merged with qemu/cpu_alloc.config (plus $CONFIG_EXTRA fragments) by the
+# tree's own scripts/kconfig/merge_config.sh.  Symbols that the tree at
+# REV does not define yet (CONFIG_CPU_ALLOC on the base) are skipped;
+# any other requested value that does not make it into .config fails.
+#
+# The compiler's warnings are kept in $RESULTS/<commit>/warnings, one
+# "file: message" a line, for make check and make bisect-check.
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$SRC/.git" ] || die "no kernel work tree at $SRC" "run: make tree"
+REV=${REV:-$BRANCH}
+id=$(resolve "$REV")
+short=${id:0:12}
+FRAGMENTS="$TOP/qemu/cpu_alloc.config ${CONFIG_EXTRA:-}"
+
+mkdir -p "$LOGS" "$RESULTS/$id" "$O"
+log=$LOGS/build-$short.log
+
+# The scratch checkout, a worktree of $SRC.
+if [ ! -e "$CHECKOUT/.git" ]; then
+	rm -rf "$CHECKOUT"
+	kgit worktree prune
+	kgit worktree add -q --detach "$CHECKOUT" "$id" >/dev/null
+fi
+git -C "$CHECKOUT" checkout -q -f --detach "$id"
+
+start=$(date +%s)
+info BUILD "${REV} ($short) in $O"
+: >"$log"
+(
+	cd "$CHECKOUT"
+	# shellcheck disable=SC2086
+	vrun scripts/kconfig/merge_config.sh -n -O "$O" $FRAGMENTS
+) >"$LOGS/config-$short.log" 2>&1 || {
+	tail -n 20 "$LOGS/config-$short.log" >&2
+	die "configuring $short failed" "log: $LOGS/config-$short.log"
+}
+missing=
+for sym in $(sed -n 's/^Value requested for \(CONFIG_[A-Za-z0-9_]*\) not in final .config$/\1/p' "$LOGS/config-$short.log"); do
+	if git -C "$CHECKOUT" grep -qE "^(menu)?config ${sym#CONFIG_}\$" -- '*Kconfig*'; then
+		missing="$missing $sym"
+	fi
+done
+[ -z "$missing" ] || die "the config fragments ask for$missing, which the tree at $short does not allow" \
+	"see: $LOGS/config-$short.log (a dependency is missing from qemu/*.config)"
+
+# Fixed build identity: the same commit builds to the same image.
+export KBUILD_BUILD_TIMESTAMP
+KBUILD_BUILD_TIMESTAMP=$(git -C "$CHECKOUT" log -1 --format=%cD "$id")
+export KBUILD_BUILD_USER=cpu-alloc KBUILD_BUILD_HOST=qemu
+
+CCARG=
+command -v ccache >/dev/null && [ "${CCACHE:-1}" = 1 ] && CCARG="CC=ccache gcc"
+set +e
+vrun make -C "$CHECKOUT" O="$O" ${CCARG:+"$CCARG"} -j"${JOBS:-$(nproc)}" ${KBUILD_VERBOSE:+V=$KBUILD_VERBOSE} \
+	${BUILD_TARGETS:-all} >>"$log" 2>&1
+rc=$?
+set -e
+secs=$(( $(date +%s) - start ))
+# "file: warning: text", without line and column, sorted: comparable
+# across commits that move lines around.
+grep -aE '^[^ ]+:[0-9]+:[0-9]+: warning: ' "$log" |
+	sed -E 's/^([^:]+):[0-9]+:[0-9]+: warning: /\1: /' | sort -u >"$RESULTS/$id/warnings" || true
+echo "$secs" >"$RESULTS/$id/build-seconds"
+if [ $rc != 0 ]; then
+	echo "--- last lines of $log" >&2
+	grep -a -E 'error|Error' "$log" | tail -n 10 >&2 || true
+	tail -n 15 "$log" >&2
+	die "build of $short failed after ${secs}s" "log: $log"
+fi
+[ -f "$O/arch/x86/boot/bzImage" ] || die "the build of $short made no arch/x86/boot/bzImage" "log: $log"
+echo "$id" >"$O/.cpu-alloc-built"
+info BUILT "$short in ${secs}s, $(wc -l <"$RESULTS/$id/warnings") warnings; log: $log"

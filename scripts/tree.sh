@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make tree: import the pinned tarball as the base commit (once) and
+# apply commits/*.patch onto the branch $BRANCH with git am.
+#
+# The base commit is the tarball's bytes exactly, with a fixed identity
+# and date, so its id is the same on every machine and is checked
+# against kernel-base.lock.  The series is applied with a fixed
+# committer too, so every commit of the branch has a stable id as well
+# (bisect-check caches its results by commit id).
+. "$(dirname "$0")/lib.sh"
+
+PKG=$(lock_get PACKAGE)
+VER=$(lock_get VERSION)
+TARBALL=$(lock_get TARBALL)
+SHA=$(lock_get SHA256)
+BASE=$(lock_get BASE_COMMIT)
+
+export GIT_COMMITTER_NAME="$BASE_IDENT_NAME" GIT_COMMITTER_EMAIL="$BASE_IDENT_EMAIL"
+
+check_tarball() {
+	local have
+	have=$(dpkg-query -W -f '${Version}' "$PKG" 2>/dev/null || true)
+	[ -n "$have" ] || die "package $PKG is not installed" "run: make deps"
+	[ "$have" = "$VER" ] ||
+		die "$PKG $have is installed, but kernel-base.lock pins $VER" \
+		    "run: make deps        (installs $PKG=$VER)" \
+		    "or:  make relock      (pins the version the archive offers now)"
+	[ -f "$TARBALL" ] || die "$TARBALL is missing although $PKG $have is installed" \
+		"run: apt-get install --reinstall $PKG=$VER"
+	local sum
+	sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
+	[ "$sum" = "$SHA" ] ||
+		die "checksum mismatch for $TARBALL" "expected $SHA" "found    $sum" \
+		    "the package is not the one the lock pins; reinstall it or run: make relock"
+}
+
+# import DIR: unpack the tarball into DIR and commit it; prints the id.
+import() {
+	local dir=$1 tmp top
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp"
+	tar -C "$dir.tmp" -xf "$TARBALL"
+	top=$(ls "$dir.tmp")
+	[ "$(echo "$top" | wc -l)" = 1 ] || die "$TARBALL does not hold one top-level directory"
+	mv "$dir.tmp/$top" "$dir"
+	rmdir "$dir.tmp"
+	git -C "$dir" init -q -b base-import
+	git -C "$dir" config core.autocrlf false
+	git -C "$dir" config gc.auto 0
+	# Debian's top-level .gitignore ignores every top-level path: -f.
+	git -C "$dir" add -f -A .
+	GIT_AUTHOR_NAME="$BASE_IDENT_NAME" GIT_AUTHOR_EMAIL="$BASE_IDENT_EMAIL" \
+	GIT_AUTHOR_DATE="$BASE_IDENT_DATE" GIT_COMMITTER_DATE="$BASE_IDENT_DATE" \
+		git -C "$dir" commit -q --no-verify -m "Import $PKG $VER" \
+		    -m "The unmodified contents of $(basename "$TARBALL") from the Debian package $PKG $VER."
+	git -C "$dir" rev-parse HEAD
+}
+
+cmd=${1:-tree}
+case "$cmd" in
+import-only)
+	# Used by make relock: import into $2 and print the base commit id.
+	check_tarball
+	import "$2"
+	exit 0
+	;;
+esac
+
+check_tarball
+
+if [ ! -d "$SRC/.git" ]; then
+	[ -e "$SRC" ] && die "$SRC exists but is not a git work tree" "move it away or choose another WORK="
+	[ -n "$BASE" ] || die "kernel-base.lock has no BASE_COMMIT" "run: make relock"
+	info IMPORT "$TARBALL -> $SRC"
+	mkdir -p "$(dirname "$SRC")"
+	id=$(import "$SRC")
+	if [ "$id" != "$BASE" ]; then
+		mv "$SRC" "$SRC.rejected"
+		die "the imported base is $id, but kernel-base.lock says $BASE" \
+		    "the rejected import is kept in $SRC.rejected" \
+		    "if the lock is stale, run: make relock"
+	fi
+	kgit tag -f base "$BASE" >/dev/null
+else
+	kgit cat-file -e "$BASE^{commit}" 2>/dev/null ||
+		die "$SRC does not contain the base commit $BASE of kernel-base.lock" \
+		    "it was imported from another base; move it away (or WORK=...) and run: make tree"
+	am_in_progress && die "a git am is stopped in $SRC" \
+		"finish it: git -C $SRC am --continue (or --abort), then make export"
+	tree_dirty && die "the work tree $SRC has uncommitted changes" \
+		"commit them and run: make export (or discard: git -C $SRC reset --hard; git -C $SRC clean -fdx)"
+	if kgit rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null && [ "${FORCE:-0}" != 1 ]; then
+		if ! "$TOP/scripts/export.sh" --compare >/dev/null 2>&1; then
+			die "branch $BRANCH in $SRC has commits that differ from commits/" \
+			    "save them with: make export   (then commit commits/ here)" \
+			    "or throw them away with: make tree FORCE=1"
+		fi
+	fi
+fi
+
+kgit checkout -q -f -B "$BRANCH" "$BASE"
+mkdir -p "$LOGS"
+n=0
+for p in "$COMMITS"/*.patch; do
+	[ -e "$p" ] || break
+	if ! kgit am -q --committer-date-is-author-date "$p" >"$LOGS/am.log" 2>&1; then
+		cat "$LOGS/am.log" >&2 || true
+		die "commits/${p##*/} does not apply onto $(kgit log -1 --format='%h %s')" \
+		    "git am is stopped in $SRC with the patch half applied (see git -C $SRC am --show-current-patch)" \
+		    "fix it there and run: git -C $SRC am --continue; then make export" \
+		    "or give up with: git -C $SRC am --abort"
+	fi
+	n=$((n + 1))
+done
+info TREE "$SRC: $BRANCH = base + $n commits ($(kgit rev-parse --short HEAD))"

@@ -1,0 +1,330 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make selftest: the driver's own tests, on a fake kernel tree.
+#
+# tests/fake/linux is a tiny tree with the real target names (it honours
+# O=, and can be told to fail a build, warn, or hang the boot);
+# tests/fake/bin holds a fake QEMU, apt-get, apt-cache, dpkg-query and
+# dpkg, first in PATH.  Each test gets a copy of the repository and a
+# work directory of its own, runs the real Makefile and scripts, and
+# checks what they print and leave behind.  No network, no real kernel:
+# the whole run takes seconds.
+#
+#   tests/run.sh [NAME...]    run all tests, or those named
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/cpu-alloc-selftest.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+export PATH="$HERE/fake/bin:$PATH"
+export FAKE_APT_LOG=$TMP/apt.log
+export DEPS_NO_UPDATE=1 GIT_CONFIG_GLOBAL=$TMP/gitconfig GIT_CONFIG_NOSYSTEM=1
+git config --file "$TMP/gitconfig" user.name "Selftest"
+git config --file "$TMP/gitconfig" user.email "selftest@example.org"
+git config --file "$TMP/gitconfig" init.defaultBranch main
+unset V O SRC WORK REV BRANCH SMP MAXCPUS BOOT_TIMEOUT FORCE UPDATE GOOD BAD CONFIG_EXTRA CCACHE_BASEDIR
+
+# The fake package: the fake tree packed as Debian packs linux-source.
+PKGDIR=$TMP/pkg
+mkdir -p "$PKGDIR/stage"
+cp -r "$HERE/fake/linux" "$PKGDIR/stage/linux-source-6.1"
+mv "$PKGDIR/stage/linux-source-6.1/dot-gitignore" "$PKGDIR/stage/linux-source-6.1/.gitignore"
+tar -C "$PKGDIR/stage" --sort=name --mtime=@0 --owner=0 --group=0 \
+	-cJf "$PKGDIR/linux-source-6.1.tar.xz" linux-source-6.1
+export FAKE_TARBALL=$PKGDIR/linux-source-6.1.tar.xz
+export FAKE_ARCHIVE="6.1.192-3 6.1.192-2"
+export FAKE_INSTALLED="linux-source-6.1=6.1.192-3"
+for p in git gcc make libc6-dev bc bison flex libelf-dev libssl-dev cpio xz-utils kmod \
+	ccache rsync perl python3 dwarves qemu-system-x86 sparse coccinelle b4 gnuplot-nox; do
+	FAKE_INSTALLED="$FAKE_INSTALLED $p=1"
+done
+
+passed=0 failed=0 failures=
+
+# setup: a fresh copy of the repository in $R, work directory $W, the
+# lock made by the driver's own relock against the fake package.
+setup() {
+	R=$T/repo W=$T/work
+	mkdir -p "$R"
+	(cd "$REPO" && tar --exclude=./.git --exclude=./tests/fake -cf - .) | tar -C "$R" -xf -
+	rm -f "$R"/commits/*.patch
+	git -C "$R" init -q && git -C "$R" add -A && git -C "$R" commit -q -m repo
+	mk relock >/dev/null || { echo "setup: relock failed"; return 1; }
+	sed -i "s|^TARBALL=.*|TARBALL=$FAKE_TARBALL|" "$R/kernel-base.lock"
+}
+
+# mk ARGS: the driver's make, in the test's repository and work directory.
+mk() { make --no-print-directory -C "$R" WORK="$W" "$@"; }
+
+# expect_fail WHAT CMD...: CMD must fail; its output goes to $T/out.
+expect_fail() {
+	local what=$1
+	shift
+	if "$@" >"$T/out" 2>&1; then
+		echo "expected failure: $what"
+		cat "$T/out"
+		return 1
+	fi
+}
+# expect_ok CMD...: CMD must succeed; its output goes to $T/out.
+expect_ok() {
+	if ! "$@" >"$T/out" 2>&1; then
+		echo "unexpected failure: $*"
+		cat "$T/out"
+		return 1
+	fi
+}
+# says TEXT: the last command's output holds TEXT.
+says() {
+	grep -qF -- "$1" "$T/out" && return 0
+	echo "output lacks: $1"
+	sed 's/^/  | /' "$T/out"
+	return 1
+}
+
+# commit_in_tree MSG FILE CONTENT: a commit in the work tree.
+commit_in_tree() {
+	printf '%s\n' "$3" >"$W/linux/$2"
+	git -C "$W/linux" add -f "$2"
+	git -C "$W/linux" commit -q -m "$1" -m "Why: a test." -m "Signed-off-by: Selftest <selftest@example.org>"
+}
+
+# --- the tests -------------------------------------------------------
+
+test_help() {
+	expect_ok mk help && says "bisect-check" && says "selftest" && says "[default]"
+}
+
+test_relock_writes_lock() {
+	local l=$R/kernel-base.lock
+	grep -qx 'VERSION=6.1.192-3' "$l" && grep -qx 'KERNELVERSION=6.1.192' "$l" &&
+		grep -q '^SHA256=[0-9a-f]\{64\}$' "$l" && grep -q '^BASE_COMMIT=[0-9a-f]\{40\}$' "$l" ||
+		{ cat "$l"; return 1; }
+}
+
+test_base_commit_reproducible() {
+	expect_ok mk tree || return 1
+	local id
+	id=$(git -C "$W/linux" rev-parse base)
+	grep -qx "BASE_COMMIT=$id" "$R/kernel-base.lock" || { echo "base $id not in lock"; return 1; }
+	# a second import elsewhere gives the same id
+	expect_ok make --no-print-directory -C "$R" WORK="$T/work2" tree &&
+		[ "$(git -C "$T/work2/linux" rev-parse base)" = "$id" ]
+}
+
+test_tree_imports_ignored_files() {
+	expect_ok mk tree || return 1
+	local want have
+	want=$(tar -tJf "$FAKE_TARBALL" | grep -vc '/$')
+	have=$(git -C "$W/linux" ls-files | wc -l)
+	[ "$want" = "$have" ] || { echo "tarball has $want files, base commit $have"; return 1; }
+}
+
+test_empty_series_head_is_base() {
+	expect_ok mk tree && says "base + 0 commits" || return 1
+	expect_ok mk build && says BUILT || return 1
+	expect_ok mk boot && says PASS
+}
+
+test_export_byte_stable() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: first" mm-first "one" &&
+		commit_in_tree "mm: cpu_alloc: second" mm-second "two" || return 1
+	expect_ok mk export && says "2 commits" || return 1
+	ls "$R"/commits/0001-*.patch "$R"/commits/0002-*.patch >/dev/null || return 1
+	local sum
+	sum=$(cat "$R"/commits/*.patch | sha256sum)
+	grep -q '^From 0000000000000000000000000000000000000000' "$R"/commits/0001-*.patch || { echo "no zero commit"; return 1; }
+	grep -q '^Subject: mm: cpu_alloc: first$' "$R"/commits/0001-*.patch || { echo "numbered subject"; return 1; }
+	expect_ok mk export && says "0 files changed" || return 1
+	# a clean tree from commits/ exports to the same bytes
+	expect_ok mk tree && expect_ok mk export && says "0 files changed" || return 1
+	[ "$(cat "$R"/commits/*.patch | sha256sum)" = "$sum" ] || { echo "bytes changed"; return 1; }
+	# and another work directory too
+	expect_ok make --no-print-directory -C "$R" WORK="$T/w3" tree export && says "0 files changed"
+}
+
+test_tree_refuses_dirty() {
+	expect_ok mk tree || return 1
+	echo change >>"$W/linux/README"
+	expect_fail "dirty tree" mk tree && says "uncommitted changes" && says "make export" || return 1
+	grep -q change "$W/linux/README" || { echo "the change was lost"; return 1; }
+	git -C "$W/linux" checkout -q README
+	# an untracked file that Debian's .gitignore hides
+	echo new >"$W/linux/newfile"
+	expect_fail "untracked file" mk tree && says "uncommitted changes" || return 1
+	[ -f "$W/linux/newfile" ] || { echo "the file was lost"; return 1; }
+}
+
+test_tree_refuses_unexported() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: not exported" f "x" || return 1
+	expect_fail "unexported commit" mk tree && says "differ from commits/" && says "make export" || return 1
+	git -C "$W/linux" log -1 --format=%s | grep -q "not exported" || { echo "commit lost"; return 1; }
+	expect_ok mk tree FORCE=1 && says "base + 0 commits"
+}
+
+test_patch_does_not_apply() {
+	expect_ok mk tree || return 1
+	commit_in_tree "readme: change it" README "changed" && expect_ok mk export || return 1
+	# a second patch whose context is not in the tree
+	sed 's/^-A fake kernel tree.*/-something else entirely/' "$R"/commits/0001-*.patch >"$R/commits/0002-broken.patch"
+	sed -i 's/^Subject: .*/Subject: readme: broken/' "$R/commits/0002-broken.patch"
+	git -C "$W/linux" reset -q --hard base
+	expect_fail "bad patch" mk tree FORCE=1 && says "commits/0002-broken.patch does not apply" &&
+		says "am --continue" && says "am --abort" || return 1
+	[ -d "$W/linux/.git/rebase-apply" ] || { echo "git am state not left"; return 1; }
+	expect_fail "am in progress" mk tree && says "git am is stopped"
+}
+
+test_lock_checksum_mismatch() {
+	sed -i 's/^SHA256=.*/SHA256=0000000000000000000000000000000000000000000000000000000000000000/' "$R/kernel-base.lock"
+	expect_fail "checksum" mk tree && says "checksum mismatch" || return 1
+	[ ! -e "$W/linux" ] || { echo "a tree was made anyway"; return 1; }
+}
+
+test_version_gone_from_archive() {
+	FAKE_ARCHIVE="6.1.200-1" FAKE_INSTALLED="${FAKE_INSTALLED/linux-source-6.1=6.1.192-3/}" \
+		expect_fail "version gone" mk deps && says "no longer in the archive" && says "make relock" &&
+		says "6.1.200-1"
+}
+
+test_package_missing() {
+	FAKE_INSTALLED="${FAKE_INSTALLED/linux-source-6.1=6.1.192-3/}" expect_fail "not installed" mk tree &&
+		says "is not installed" && says "make deps"
+}
+
+test_deps_installs_pinned() {
+	: >"$FAKE_APT_LOG"
+	FAKE_INSTALLED="${FAKE_INSTALLED/linux-source-6.1=6.1.192-3/}" expect_ok mk deps || return 1
+	grep -q 'install.*linux-source-6.1=6.1.192-3' "$FAKE_APT_LOG" || { cat "$FAKE_APT_LOG"; return 1; }
+	# idempotent: nothing to install the second time
+	: >"$FAKE_APT_LOG"
+	expect_ok mk deps && says "all installed" && [ ! -s "$FAKE_APT_LOG" ]
+}
+
+test_build_failure_log() {
+	expect_ok mk tree || return 1
+	commit_in_tree "kernel: break the build" build-error "fake breakage" && expect_ok mk export || return 1
+	expect_fail "build error" mk build && says "build of" && says "failed" && says "log: $W/logs/build-" &&
+		says "fake breakage"
+}
+
+test_config_unknown_symbol_skipped() {
+	# CPU_ALLOC is not in the fake Kconfig: skipped, the build goes on
+	expect_ok mk tree && expect_ok mk build || return 1
+	# a symbol the tree defines but the config drops is an error
+	echo "config CPU_ALLOC" >>"$W/linux/Kconfig"
+	printf 'CONFIG_CPU_ALLOC=y\n' >/dev/null
+	git -C "$W/linux" commit -q -am "Kconfig: know CPU_ALLOC" && expect_ok mk export && expect_ok mk build
+}
+
+test_boot_verdicts() {
+	expect_ok mk tree && expect_ok mk build && expect_ok mk boot && says PASS || return 1
+	[ -f "$W"/logs/boot-*-smp4-max4.log ] || { echo "no console log kept"; return 1; }
+	local what
+	for what in panic fail warn kfail; do
+		echo "$what" >"$W/build/arch/x86/boot/bzImage.tmp"
+		{ echo FAKE-KERNEL; echo "$what"; } >"$W/build/arch/x86/boot/bzImage"
+		expect_fail "boot $what" mk boot || return 1
+		case $what in
+		panic) says "no-verdict-line" ;;
+		fail) says "guest-verdict-FAIL" ;;
+		warn) says "splats=1" ;;
+		kfail) says "kunit.py-parse-failed" ;;
+		esac || return 1
+	done
+}
+
+test_boot_timeout() {
+	expect_ok mk tree && expect_ok mk build || return 1
+	{ echo FAKE-KERNEL; echo hang; } >"$W/build/arch/x86/boot/bzImage"
+	local t0=$SECONDS
+	expect_fail "hang" mk boot BOOT_TIMEOUT=2 && says "timeout(2s)" && says "log:" || return 1
+	[ $((SECONDS - t0)) -lt 20 ] || { echo "the timeout did not kill QEMU"; return 1; }
+	! pgrep -f "$W/build/arch/x86/boot/bzImage" >/dev/null || { echo "QEMU still running"; return 1; }
+}
+
+test_boot_smp_check() {
+	expect_ok mk tree && expect_ok mk build && expect_ok mk boot SMP=2 && says "smp2" || return 1
+	expect_fail "wrong cpu count" env EXPECT_CPUS=3 make --no-print-directory -C "$R" WORK="$W" boot SMP=2 &&
+		says "smp-not-3"
+}
+
+test_bisect_check_table_and_cache() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: one" a "1" && commit_in_tree "mm: cpu_alloc: two" b "2" &&
+		expect_ok mk export || return 1
+	expect_ok mk bisect-check && says "mm: cpu_alloc: two" || return 1
+	[ "$(grep -c ' PASS$' "$T/out")" = 3 ] || { echo "want 3 PASS rows"; cat "$T/out"; return 1; }
+	# cached: a second run builds nothing
+	expect_ok mk bisect-check || return 1
+	! grep -q BUILD "$T/out" || return 1
+	ls "$W"/logs/build-*.log | wc -l | grep -qx 3
+}
+
+test_bisect_check_stops_at_boot_failure() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: good" a "1" && commit_in_tree "mm: cpu_alloc: panics" boot "panic" &&
+		commit_in_tree "mm: cpu_alloc: after" c "3" && expect_ok mk export || return 1
+	expect_fail "boot failure" mk bisect-check && says "BOOT-FAIL" && says "log:" || return 1
+	! says "mm: cpu_alloc: after" >/dev/null || { echo "went past the failure"; return 1; }
+}
+
+test_bisect_check_new_warning() {
+	expect_ok mk tree || return 1
+	printf 'mm/old.c: unused variable x\n' >"$W/linux/warnings"
+	git -C "$W/linux" add -f warnings && git -C "$W/linux" commit -q --amend --no-edit 2>/dev/null
+	# the base's own warning is not new; a commit adding one is
+	git -C "$W/linux" reset -q --hard base
+	commit_in_tree "mm: cpu_alloc: warns" warnings "mm/new.c: unused variable y" && expect_ok mk export || return 1
+	expect_fail "new warning" mk bisect-check && says "NEW-WARNINGS" && says "mm/new.c: unused variable y" || return 1
+	# listed in the ignore file, it passes
+	echo "mm/new.c: unused variable y" >>"$R/checkpatch/build-warnings.ignore"
+	expect_ok mk bisect-check
+}
+
+test_check_checkpatch() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: clean" a "fine" && expect_ok mk export || return 1
+	expect_ok mk check SPARSE=0 && says "OK      checkpatch 0001" || return 1
+	commit_in_tree "mm: cpu_alloc: bad style" b "checkpatch-warn" && expect_ok mk export || return 1
+	expect_fail "checkpatch warning" mk check SPARSE=0 && says "FAKE_WARN" || return 1
+	echo "0002-*.patch FAKE_WARN  a test" >>"$R/checkpatch/checkpatch.ignore"
+	expect_ok mk check SPARSE=0
+}
+
+test_check_sparse_new_only() {
+	# the fake base's sparse already complains about kernel/fake.c
+	expect_ok mk tree || return 1
+	commit_in_tree "kernel: cpu_alloc: touch fake.c" kernel/fake.c "int fake2;" && expect_ok mk export || return 1
+	expect_ok mk check && says "no new warnings" || return 1
+	printf 'kernel/fake.c: new sparse complaint\n' >>"$W/linux/sparse"
+	git -C "$W/linux" commit -q -a --amend --no-edit && expect_ok mk export || return 1
+	expect_fail "new sparse warning" mk check && says "kernel/fake.c: warning: new sparse complaint" || return 1
+	! says "old sparse complaint" >/dev/null
+}
+
+# --- the runner ------------------------------------------------------
+
+names=("$@")
+[ ${#names[@]} = 0 ] && mapfile -t names < <(declare -F | awk '{print $3}' | grep '^test_' | sed 's/^test_//')
+start=$SECONDS
+for n in "${names[@]}"; do
+	T=$TMP/$n
+	mkdir -p "$T"
+	if (set -u; setup && "test_$n") >"$T.log" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok - $n"
+	else
+		failed=$((failed + 1))
+		failures="$failures $n"
+		echo "not ok - $n"
+		sed 's/^/    # /' "$T.log" | tail -n 30
+	fi
+	rm -rf "$T"
+done
+echo "selftest: $(( SECONDS - start ))s${failures:+, failed:$failures}"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
