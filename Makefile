@@ -38,6 +38,10 @@ DEBUG ?= 0
 FORCE ?= 0
 # 1: `make regen` rewrites the generated commits instead of checking.
 UPDATE ?= 0
+# Where `make send` mails the series (added to get_maintainer.pl's list).
+TO ?=
+# 1: `make send` really sends, where a mail configuration exists.
+SEND ?= 0
 # The good and bad ends of `make bisect`.
 GOOD ?=
 BAD ?=
@@ -46,7 +50,7 @@ JOBS ?= $(shell nproc)
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 CONFIG_EXTRA := $(if $(filter 1,$(DEBUG)),$(TOP)/qemu/debug.config)
-export WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT FORCE UPDATE GOOD BAD JOBS TOP CONFIG_EXTRA
+export WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT FORCE UPDATE GOOD BAD JOBS TOP CONFIG_EXTRA TO SEND
 # ccache: rewrite absolute paths under $(WORK), so that builds of the
 # same commit hit the cache from any work directory.
 export CCACHE_BASEDIR := $(WORK)
@@ -78,11 +82,18 @@ help:
 	@echo '  regen         - re-run coccinelle/*.cocci; check generated commits (UPDATE=1 rewrites)'
 	@echo '  convert-report - list the alloc_percpu-family call sites left in the tree'
 	@echo '  bisect        - git bisect run GOOD..BAD with build+boot as the test'
+	@echo '  am-check      - git am commits/ onto a fresh import of the base (AM_ALSO=versions)'
+	@echo ''
+	@echo 'Mail:'
+	@echo '  mail          - the series numbered [PATCH n/m] with its cover letter in WORK/mail'
+	@echo '  send          - b4: enroll, cover letter, get_maintainer.pl; send or write WORK/outgoing'
+	@echo ''
+	@echo 'Tests:'
 	@echo '  test          - what CI runs: selftest, then the main job on the series head'
 	@echo '  selftest      - the driver'"'"'s own tests on a fake kernel tree (seconds)'
 	@echo ''
 	@echo 'Settings (make VAR=value): V=1 verbose, WORK= ($(WORK)), O=, REV=,'
-	@echo 'SMP=, MAXCPUS=, BOOT_TIMEOUT=, DEBUG=1, FORCE=1, UPDATE=1, GOOD=, BAD=.'
+	@echo 'SMP=, MAXCPUS=, BOOT_TIMEOUT=, DEBUG=1, FORCE=1, UPDATE=1, GOOD=, BAD=, TO=, SEND=1.'
 
 PHONY += deps
 deps:
@@ -123,6 +134,18 @@ regen:
 PHONY += convert-report
 convert-report:
 	$(Q)$(S)/convert-report.sh
+
+PHONY += mail
+mail:
+	$(Q)$(S)/mail.sh
+
+PHONY += send
+send:
+	$(Q)$(S)/send.sh
+
+PHONY += am-check
+am-check:
+	$(Q)$(S)/am-check.sh
 
 PHONY += bisect
 bisect:

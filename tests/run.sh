@@ -306,6 +306,66 @@ test_check_sparse_new_only() {
 	! says "old sparse complaint" >/dev/null
 }
 
+test_bisect_finds_boot_breaker() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: one" a "1" &&
+		commit_in_tree "mm: cpu_alloc: build broken here" build-error "oops" &&
+		commit_in_tree "mm: cpu_alloc: build fixed" build-error-gone "x" &&
+		git -C "$W/linux" rm -q build-error && git -C "$W/linux" commit -q --amend --no-edit &&
+		commit_in_tree "mm: cpu_alloc: breaks the boot" boot "panic" &&
+		commit_in_tree "mm: cpu_alloc: after" c "3" && expect_ok mk export || return 1
+	local want
+	want=$(git -C "$W/linux" log --format=%H --grep "breaks the boot" -1)
+	expect_ok mk bisect GOOD=base BAD=cpu-alloc && says "first bad commit: $want" || return 1
+	# the hacking work tree is left where it was
+	[ "$(git -C "$W/linux" rev-parse --abbrev-ref HEAD)" = cpu-alloc ] || { echo "work tree moved"; return 1; }
+	grep -q "skipped (125)" "$W/logs/bisect.log" || [ "$(grep -c 'build broken' "$W/logs/bisect-steps.txt")" = 0 ] ||
+		{ echo "a build failure was not skipped"; return 1; }
+}
+
+test_bisect_bad_input() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: one" a "1" && expect_ok mk export || return 1
+	expect_fail "no args" mk bisect && says "needs GOOD= and BAD=" || return 1
+	expect_fail "unknown rev" mk bisect GOOD=base BAD=nosuchrev && says "unknown revision 'nosuchrev'" || return 1
+	expect_fail "reversed" mk bisect GOOD=cpu-alloc BAD=base && says "is not an ancestor of BAD" || return 1
+	commit_in_tree "mm: cpu_alloc: unexported" b "2" || return 1
+	expect_fail "unexported" mk bisect GOOD=base BAD=cpu-alloc && says "not exported"
+}
+
+test_mail_numbered_with_cover() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: one" a "1" && commit_in_tree "mm: cpu_alloc: two" b "2" &&
+		expect_ok mk export && expect_ok mk mail || return 1
+	local c=$W/mail/0000-cover-letter.patch
+	grep -q '^Subject: \[PATCH 0/2\] cpu_alloc: a per-cpu allocator' "$c" &&
+		grep -q '^Subject: \[PATCH 2/2\] mm: cpu_alloc: two' "$W"/mail/0002-*.patch &&
+		grep -q "^base-commit: $(git -C "$W/linux" rev-parse base)" "$c" &&
+		grep -q 'iucv' "$c" && grep -q 'make bench has not been run' "$c" && ! grep -q 'BLURB HERE' "$c" ||
+		{ cat "$c"; return 1; }
+}
+
+test_send_without_mail_config() {
+	command -v b4 >/dev/null || { echo "b4 missing: make deps"; return 1; }
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: one" a "1" && commit_in_tree "mm: cpu_alloc: two" b "2" &&
+		expect_ok mk export || return 1
+	expect_ok mk send TO=linux-mm@example.org && says "no mail configuration" && says "nothing sent" || return 1
+	ls "$W"/outgoing/* >/dev/null || return 1
+	grep -l 'maintainer@example.org' "$W"/outgoing/* >/dev/null || { echo "get_maintainer.pl not used"; return 1; }
+	grep -q '^Subject: \[PATCH 0/2\] cpu_alloc: a per-cpu' "$W"/outgoing/* || { grep -h Subject "$W"/outgoing/*; return 1; }
+}
+
+test_am_check() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: one" a "1" && expect_ok mk export || return 1
+	expect_ok mk am-check && says "git am onto base-6.1.192-3: 1 patches" || return 1
+	sed -i 's/^+1$/+1\n+oops/; s/^@@ -0,0 +1 @@/@@ -0,0 +1,2 @@/' "$R"/commits/0001-*.patch
+	printf 'diff --git a/README b/README\n' >/dev/null
+	sed -i 's/^--- \/dev\/null/--- a\/README/; s/^new file mode.*//' "$R"/commits/0001-*.patch
+	expect_fail "broken patch" mk am-check && says "stops at"
+}
+
 # --- the runner ------------------------------------------------------
 
 names=("$@")

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make convert-report: the alloc_percpu-family call sites still in the
+# tree at a revision, i.e. what is left to move to cpu_alloc.
+#
+#   scripts/convert-report.sh [REV]      REV defaults to $BRANCH
+#
+# Counts every call of alloc_percpu(), alloc_percpu_gfp(),
+# __alloc_percpu() and __alloc_percpu_gfp() in the kernel sources of
+# REV (git grep, no checkout needed), grouped by directory:
+#
+#   mm/ (2)
+#     mm/page_alloc.c:7279: alloc_percpu(struct per_cpu_nodestat);
+#   ...
+#   remaining alloc_percpu-family call sites: N in M files
+#
+# Not counted: the definitions (include/linux/percpu.h, mm/percpu*.c),
+# comment lines, Documentation/, and tools/ (user-space copies of the
+# API, e.g. the rcutorture CBMC model).  A call written over several
+# lines counts once, at the line of its name.  Settings: SRC, BRANCH as
+# in lib.sh.
+. "$(dirname "$0")/lib.sh"
+
+[ $# -le 1 ] || die "usage: $0 [REV]"
+[ -d "$SRC/.git" ] || die "no kernel tree in $SRC" "run: make tree"
+REV=${1:-$BRANCH}
+id=$(resolve "$REV")
+
+# A call: the name, not preceded by an identifier character, then "(".
+RE='(^|[^A-Za-z0-9_])(__)?alloc_percpu(_gfp)?[[:space:]]*\('
+
+kgit grep -n -I -E "$RE" "$id" -- . \
+	':(exclude)include/linux/percpu.h' ':(exclude)mm/percpu*.c' \
+	':(exclude)Documentation' ':(exclude)tools' |
+	sed "s|^$id:||" |
+	awk -F: '
+	{
+		file = $1; line = $2
+		text = substr($0, length(file) + length(line) + 3)
+		sub(/^[ \t]+/, "", text)
+		# comment lines: " * ...", "/* ...", "// ..."
+		if (text ~ /^(\*|\/\*|\/\/)/)
+			next
+		dir = file; sub(/\/[^\/]*$/, "", dir)
+		if (dir == file) dir = "."
+		if (!(dir in count)) order[++ndirs] = dir
+		count[dir]++
+		sites[dir] = sites[dir] sprintf("  %s:%s: %s\n", file, line, text)
+		if (!(file in files)) { files[file] = 1; nfiles++ }
+		total++
+	}
+	END {
+		# directories in name order
+		for (i = 1; i <= ndirs; i++)
+			for (j = i + 1; j <= ndirs; j++)
+				if (order[j] < order[i]) { t = order[i]; order[i] = order[j]; order[j] = t }
+		for (i = 1; i <= ndirs; i++) {
+			d = order[i]
+			printf "%s/ (%d)\n%s", d, count[d], sites[d]
+		}
+		printf "remaining alloc_percpu-family call sites: %d in %d files\n", total, nfiles
+	}'
