@@ -90,7 +90,11 @@ else
 		"finish it: git -C $SRC am --continue (or --abort), then make export"
 	tree_dirty && die "the work tree $SRC has uncommitted changes" \
 		"commit them and run: make export (or discard: git -C $SRC reset --hard; git -C $SRC clean -fdx)"
-	if kgit rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null && [ "${FORCE:-0}" != 1 ]; then
+	# The branch may be reset if it is what the last make tree made
+	# (commits/ moved on since: a git pull), or what commits/ holds now.
+	applied=$(cat "$(kgit rev-parse --absolute-git-dir)/cpu-alloc-applied" 2>/dev/null || true)
+	if kgit rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null && [ "${FORCE:-0}" != 1 ] &&
+	   [ "$(kgit rev-parse "refs/heads/$BRANCH")" != "$applied" ]; then
 		if ! "$TOP/scripts/export.sh" --compare >/dev/null 2>&1; then
 			die "branch $BRANCH in $SRC has commits that differ from commits/" \
 			    "save them with: make export   (then commit commits/ here)" \
@@ -113,4 +117,5 @@ for p in "$COMMITS"/*.patch; do
 	fi
 	n=$((n + 1))
 done
+kgit rev-parse HEAD >"$(kgit rev-parse --absolute-git-dir)/cpu-alloc-applied"
 info TREE "$SRC: $BRANCH = base + $n commits ($(kgit rev-parse --short HEAD))"

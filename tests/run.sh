@@ -165,6 +165,19 @@ test_tree_refuses_unexported() {
 	expect_ok mk tree FORCE=1 && says "base + 0 commits"
 }
 
+test_tree_follows_new_commits() {
+	# commits/ gained a patch (a pull): the untouched branch is redone
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: one" a "1" && expect_ok mk export || return 1
+	git -C "$W/linux" reset -q --hard base
+	expect_ok mk tree FORCE=1 && says "base + 1 commits" || return 1
+	cp "$R"/commits/0001-*.patch "$T/keep.patch"
+	rm "$R"/commits/0001-*.patch
+	expect_ok mk tree && says "base + 0 commits" || return 1
+	cp "$T/keep.patch" "$R/commits/0001-mm-cpu_alloc-one.patch"
+	expect_ok mk tree && says "base + 1 commits"
+}
+
 test_patch_does_not_apply() {
 	expect_ok mk tree || return 1
 	commit_in_tree "readme: change it" README "changed" && expect_ok mk export || return 1
