@@ -45,6 +45,9 @@ SEND ?= 0
 # The good and bad ends of `make bisect`.
 GOOD ?=
 BAD ?=
+# 1: `make bench` runs fewer sizes, iterations and runs (minutes).
+QUICK ?= 0
+export QUICK
 # Parallel jobs of the kernel build.
 JOBS ?= $(shell nproc)
 
@@ -83,6 +86,7 @@ help:
 	@echo '  convert-report - list the alloc_percpu-family call sites left in the tree'
 	@echo '  bisect        - git bisect run GOOD..BAD with build+boot as the test'
 	@echo '  am-check      - git am commits/ onto a fresh import of the base (AM_ALSO=versions)'
+	@echo '  bench         - base vs head per-cpu allocator benchmarks in QEMU: WORK/bench/bench.md (QUICK=1)'
 	@echo ''
 	@echo 'Mail:'
 	@echo '  mail          - the series numbered [PATCH n/m] with its cover letter in WORK/mail'
@@ -150,6 +154,10 @@ am-check:
 PHONY += bisect
 bisect:
 	$(Q)$(S)/bisect.sh
+
+PHONY += bench
+bench:
+	$(Q)$(S)/bench.sh
 
 PHONY += selftest
 selftest:
