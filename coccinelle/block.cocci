@@ -13,17 +13,21 @@
 //
 // Confidence: High
 // Options: --no-includes --include-headers
-// Files: block/bdev.c block/genhd.c block/blk-cgroup.c include/linux/part_stat.h
+// Files: block/bdev.c block/genhd.c block/blk-cgroup.c
+// Files: include/linux/part_stat.h
 //
-// Files lists every file of the base that names bd_stats (git grep -w
-// bd_stats); include/linux/blk_types.h only declares the field.
+// These are all the files of the base that name bd_stats (git grep -w
+// bd_stats), but include/linux/blk_types.h, which only declares it.
 
 virtual patch
 virtual context
 virtual report
 
-// Everything below this configuration block is the same in every
-// coccinelle/*.cocci of the series.
+// Everything from "virtual patch" on, but the configuration block in
+// @initialize:python@, is the same in every coccinelle/*.cocci of the
+// series; keep it so (edit all of them together).  To check:
+//   for f in coccinelle/*.cocci; do sed -n '/^virtual patch/,$p' $f |
+//     sed '/---- configuration/,/---- end of configuration/d' | md5sum; done
 //
 // A "target" is a pointer that holds memory of the converted allocation:
 //  - an expression whose text matches TARGET (a struct field or a global
@@ -48,9 +52,6 @@ ALLOC_FUNCS = set()
 
 followed = set()
 
-# include_line(FILE): the line of the last "#include <linux/...>" that
-# precedes the first line of code and is not inside #if (a header's
-# include guard does not count).
 # (No comment markers or backslashes in the script text: the SmPL
 # lexer would take them.)
 C_OPEN, C_CLOSE, C_LINE, BSL = "/" + "*", "*" + "/", "/" + "/", chr(92)
@@ -61,6 +62,9 @@ def linux_includes(name):
         return [i for i, l in enumerate(fh, 1)
                 if l.replace(chr(9), "").replace(" ", "").startswith("#include<linux/")] or [0]
 
+# include_line(FILE): the line of the last "#include <linux/...>" that
+# precedes the first line of code and is not inside #if (a header's
+# include guard does not count).
 def include_line(name):
     last, depth, guard, in_comment, cont = None, 0, False, False, False
     with open(name) as fh:
@@ -103,9 +107,13 @@ def is_tgt(e, p):
     if TARGET is not None and TARGET.search(s):
         return True
     fn = p[0].current_element
-    if fn == "something_else":
-        fn = p[0].file
-    return (fn, s) in VARS or (p[0].file, fn, s) in followed
+    if (p[0].file, fn, s) in followed:
+        return True
+    if fn != "something_else":
+        return (fn, s) in VARS
+    # a macro body: VARS names the file, relative to the kernel top
+    f = p[0].file
+    return any(s == v and (f == w or f.endswith("/" + w)) for (w, v) in VARS)
 
 def in_alloc_func(p):
     return p[0].current_element in ALLOC_FUNCS

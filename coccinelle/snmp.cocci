@@ -21,7 +21,10 @@
 //
 // Confidence: High
 // Options: --no-includes --include-headers
-// Files: include/net/snmp.h include/net/ip.h net/ipv4/af_inet.c net/ipv6/af_inet6.c net/ipv6/addrconf.c net/ipv6/addrconf_core.c net/sctp/protocol.c net/dccp/proto.c net/mptcp/mib.c net/tls/tls_main.c net/xfrm/xfrm_policy.c
+// Files: include/net/snmp.h include/net/ip.h
+// Files: net/ipv4/af_inet.c net/ipv6/af_inet6.c net/ipv6/addrconf.c
+// Files: net/ipv6/addrconf_core.c net/sctp/protocol.c net/dccp/proto.c
+// Files: net/mptcp/mib.c net/tls/tls_main.c net/xfrm/xfrm_policy.c
 //
 // Callers of the helpers (they need no change): net/ipv4/proc.c,
 // net/ipv6/proc.c, net/ipv6/addrconf.c, net/sctp/proc.c,
@@ -33,8 +36,11 @@ virtual patch
 virtual context
 virtual report
 
-// Everything below this configuration block is the same in every
-// coccinelle/*.cocci of the series.
+// Everything from "virtual patch" on, but the configuration block in
+// @initialize:python@, is the same in every coccinelle/*.cocci of the
+// series; keep it so (edit all of them together).  To check:
+//   for f in coccinelle/*.cocci; do sed -n '/^virtual patch/,$p' $f |
+//     sed '/---- configuration/,/---- end of configuration/d' | md5sum; done
 //
 // A "target" is a pointer that holds memory of the converted allocation:
 //  - an expression whose text matches TARGET (a struct field or a global
@@ -64,9 +70,6 @@ ALLOC_FUNCS = set()
 
 followed = set()
 
-# include_line(FILE): the line of the last "#include <linux/...>" that
-# precedes the first line of code and is not inside #if (a header's
-# include guard does not count).
 # (No comment markers or backslashes in the script text: the SmPL
 # lexer would take them.)
 C_OPEN, C_CLOSE, C_LINE, BSL = "/" + "*", "*" + "/", "/" + "/", chr(92)
@@ -77,6 +80,9 @@ def linux_includes(name):
         return [i for i, l in enumerate(fh, 1)
                 if l.replace(chr(9), "").replace(" ", "").startswith("#include<linux/")] or [0]
 
+# include_line(FILE): the line of the last "#include <linux/...>" that
+# precedes the first line of code and is not inside #if (a header's
+# include guard does not count).
 def include_line(name):
     last, depth, guard, in_comment, cont = None, 0, False, False, False
     with open(name) as fh:
@@ -119,9 +125,13 @@ def is_tgt(e, p):
     if TARGET is not None and TARGET.search(s):
         return True
     fn = p[0].current_element
-    if fn == "something_else":
-        fn = p[0].file
-    return (fn, s) in VARS or (p[0].file, fn, s) in followed
+    if (p[0].file, fn, s) in followed:
+        return True
+    if fn != "something_else":
+        return (fn, s) in VARS
+    # a macro body: VARS names the file, relative to the kernel top
+    f = p[0].file
+    return any(s == v and (f == w or f.endswith("/" + w)) for (w, v) in VARS)
 
 def in_alloc_func(p):
     return p[0].current_element in ALLOC_FUNCS

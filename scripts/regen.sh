@@ -9,16 +9,16 @@
 #                                    of $SRC and commit the result there
 #
 # A generated commit is one whose message carries the trailer
-#   Generated-by: coccinelle/<name>.cocci
+#   Semantic-patch: coccinelle/<name>.cocci
 # The branch $BRANCH of $SRC (base + series) is replayed, first parent
 # only, from the base commit of kernel-base.lock in a scratch worktree
 # ($REGEN_WT, default $WORK/regen): other commits are cherry-picked as
 # they are; a generated commit is re-made by running spatch with the
-# .cocci header's "// Options:" on the paths of its "// Files:" line
-# (directories expand to their *.c and *.h files; spatch runs once per
-# file, so that a rule's dependencies and the include rule see one file
-# at a time).  Its message is rebuilt from the header: the /// lines
-# (subject, blank, body), a blank line, the Generated-by: trailer, then
+# .cocci header's "// Options:" on the paths of its "// Files:" lines
+# (there may be several; a directory means its *.c and *.h files;
+# spatch runs once per file, so that a rule's dependencies and the
+# include rule see one file at a time).  Its message is rebuilt from the header: the /// lines
+# (subject, blank, body), a blank line, the Semantic-patch: trailer, then
 # the other trailers of the stored commit (Signed-off-by: ...).  Author,
 # committer and their dates are taken from the stored commit, so an
 # unchanged input gives byte-identical commits and the same ids.
@@ -39,7 +39,10 @@
 #
 # UPDATE=1 refuses a dirty $SRC, then points $BRANCH at the replayed
 # series (with git reset --keep when $BRANCH is checked out).  Run
-# "make export" afterwards to write commits/.
+# "make export" afterwards to write commits/.  The scratch worktree is
+# removed when nothing differs or after UPDATE=1, and kept otherwise.
+#
+# spatch's output for NAME.cocci is in $LOGS/regen/NAME.log.
 #
 # Settings (environment): SRC, BRANCH, LOCK, WORK, LOGS as in lib.sh;
 # COCCI (default $TOP/coccinelle), REGEN_WT, SPATCH (default spatch),
@@ -62,17 +65,17 @@ cocci_message() {
 	sed -n 's|^///\( \(.*\)\)\{0,1\}$|\2|p' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 }
 
-# trailers COMMIT: the trailer lines of COMMIT, without Generated-by:.
+# trailers COMMIT: the trailer lines of COMMIT, without Semantic-patch:.
 trailers() {
 	git -C "$WT" log -1 --format=%B "$1" |
-		git interpret-trailers --parse | grep -v '^Generated-by:' || true
+		git interpret-trailers --parse | grep -v '^Semantic-patch:' || true
 }
 
 # message NAME COMMIT: the message of the generated commit.
 message() {
 	local f=$COCCI/$1.cocci
 	cocci_message "$f"
-	printf '\nGenerated-by: coccinelle/%s.cocci\n' "$1"
+	printf '\nSemantic-patch: coccinelle/%s.cocci\n' "$1"
 	if [ -n "$2" ]; then
 		trailers "$2"
 	else
@@ -83,7 +86,8 @@ message() {
 # expand_files NAME: the files of the "// Files:" line, one a line.
 expand_files() {
 	local f=$COCCI/$1.cocci p files
-	files=$(cocci_meta "$f" Files)
+	# several "// Files:" lines add up
+	files=$(sed -n 's|^// Files:[[:space:]]*||p' "$f" | tr '\n' ' ')
 	[ -n "$files" ] || die "$f has no '// Files:' line"
 	for p in $files; do
 		if [ -d "$WT/$p" ]; then
@@ -219,7 +223,7 @@ status=0
 declare -A used=()
 for c in $(git -C "$SRC" rev-list --reverse --first-parent "$BASE..$OLD"); do
 	name=$(git -C "$SRC" log -1 --format=%B "$c" |
-		git interpret-trailers --parse | sed -n 's|^Generated-by: coccinelle/\(.*\)\.cocci$|\1|p' | head -n1)
+		git interpret-trailers --parse | sed -n 's|^Semantic-patch: coccinelle/\(.*\)\.cocci$|\1|p' | head -n1)
 	if [ -z "$name" ]; then
 		identity_of "$c"
 		git -C "$WT" cherry-pick --allow-empty --keep-redundant-commits "$c" >"$RLOG/pick.log" 2>&1 ||
@@ -248,6 +252,12 @@ for f in "$COCCI"/*.cocci; do
 done
 
 NEW=$(git -C "$WT" rev-parse HEAD)
+# Keep the scratch worktree only when it shows something.
+if [ "$status" = 0 ] || [ "$UPDATE" = 1 ]; then
+	git -C "$SRC" worktree remove --force "$REGEN_WT"
+else
+	info NOTE "regenerated series in $REGEN_WT (detached HEAD $(git -C "$WT" rev-parse --short HEAD))"
+fi
 if [ "$UPDATE" = 1 ]; then
 	if [ "$NEW" = "$OLD" ]; then
 		info UPDATE "$BRANCH is up to date"
