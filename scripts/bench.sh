@@ -207,7 +207,9 @@ for k in order:
         cr = ratio(hv, h.get(k.replace("/cpu_alloc", "/alloc_percpu")))
     out.append("| %s | %s | %s | %s | %s | %s |" % (k, kind(k), fmt(bv), fmt(hv), ratio(hv, bv), cr))
 
-# The targets of the series, reported (never asserted).
+# The targets of the series, reported (never asserted): the worst ratio
+# over the figures of each target, exact (icount, memory) and emulated
+# (-smp) figures apart.
 def worst(keys, f):
     vals = [(f(k), k) for k in keys]
     vals = [(v, k) for v, k in vals if v is not None]
@@ -217,29 +219,46 @@ def r_ca(k):
     return h[k] / h[pk] if k in h and h.get(pk) else None
 def r_hb(k):
     return h[k] / b[k] if k in h and b.get(k) else None
-def line(what, target, v, k, ok):
-    st = "-" if v is None else ("met" if ok(v) else "NOT met")
-    out.append("| %s | %s | %s | %s | %s |" % (what, target, "-" if v is None else "%.2f" % v, k, st))
+def r_ca_base(k):
+    pk = k.replace("/cpu_alloc", "/alloc_percpu")
+    return h[k] / b[pk] if k in h and b.get(pk) else None
+def target(what, wanted, keys, f, ok):
+    for sel, label in ((lambda k: not k.startswith("smp:"), ""), (lambda k: k.startswith("smp:"), " (-smp %s)" % nsmp)):
+        ks = [k for k in keys if sel(k)]
+        if not ks:
+            continue
+        v, k = worst(ks, f)
+        # emulated figures: 5% of noise allowed
+        st = "-" if v is None else ("met" if ok(v / 1.05 if label else v) else "NOT met")
+        out.append("| %s%s | %s | %s | %s | %s |" % (what, label, wanted, "-" if v is None else "%.2f" % v, k, st))
+def figs(pred):
+    return [k for k in order if pred(k.split(":", 1)[-1])]
 out.append("")
 out.append("| target | wanted | worst ratio | at figure | |")
 out.append("|---|---|---:|---|---|")
-ca = [k for k in order if "/cpu_alloc/" in k and (k.startswith("pair/") or k.startswith("batch-")) and k.endswith("/live1000")]
-v, k = worst(ca, r_ca); line("CPU_ALLOC+CPU_FREE vs alloc_percpu+free_percpu, 1000 live", "<= 0.25", v, k, lambda x: x <= 0.25)
-tc = [k for k in order if k.startswith(("this_cpu_", "smp:this_cpu_")) and "/cpu_alloc" in k]
-v, k = worst(tc, r_ca); line("this_cpu ops and THIS_CPU on cpu_alloc vs alloc_percpu memory", "1.00", v, k, lambda x: x <= 1.005)
-tb = [k for k in order if k.startswith(("this_cpu_", "smp:this_cpu_")) and "/alloc_percpu" in k and not k.startswith("smp:")]
-v, k = worst(tb, r_hb); line("this_cpu ops on alloc_percpu memory, head vs base", "1.00", v, k, lambda x: x <= 1.005)
-sm = [k for k in order if "sum_cpus/cpu_alloc" in k]
-v, k = worst(sm, r_ca); line("sum over CPUs, CPU_PTR vs per_cpu_ptr", "< 1.00", v, k, lambda x: x < 1.0)
-sl = [k for k in order if k.startswith(("kmalloc", "kfree"))]
-v, k = worst(sl, r_hb); line("SLUB kmalloc/kfree, head vs base", "<= 1.00", v, k, lambda x: x <= 1.005)
-me = [k for k in order if k in ("mem/percpu_total_boot", "smp:mem/percpu_total_boot")]
-v, k = worst(me, r_hb); line("per-cpu memory after boot (Percpu: + cpu_alloc mapped), head vs base", "<= 1.00", v, k, lambda x: x <= 1.0)
-mc = [k for k in order if k.startswith(("mem/total_10000x4/cpu_alloc", "smp:mem/total_10000x4/cpu_alloc"))]
-v, k = worst(mc, lambda k: h[k] / b[k.replace("/cpu_alloc", "/alloc_percpu")] if k in h and b.get(k.replace("/cpu_alloc", "/alloc_percpu")) else None)
-line("10000 4-byte counters: CPU_ALLOC on head vs alloc_percpu on base", "<= 1.00", v, k, lambda x: x <= 1.0)
+target("CPU_ALLOC+CPU_FREE / alloc_percpu+free_percpu, 1000 live", "<= 0.25",
+       figs(lambda k: k.startswith(("pair", "batch-")) and "/cpu_alloc/" in k and k.endswith("/live1000")),
+       r_ca, lambda x: x <= 0.25)
+target("this_cpu_inc/add, THIS_CPU on CPU_ALLOC / on alloc_percpu", "1.00",
+       figs(lambda k: k.startswith("this_cpu_") and "/cpu_alloc" in k), r_ca, lambda x: x <= 1.005)
+target("this_cpu_inc/add, this_cpu_ptr on alloc_percpu, head / base", "1.00",
+       figs(lambda k: k.startswith("this_cpu_") and "/alloc_percpu" in k), r_hb, lambda x: x <= 1.005)
+target("sum over all CPUs, CPU_PTR / per_cpu_ptr", "< 1.00",
+       figs(lambda k: k.startswith("sum_cpus/cpu_alloc")), r_ca, lambda x: x < 1.0)
+target("SLUB kmalloc, kfree, pairs, head / base", "<= 1.00",
+       figs(lambda k: k.startswith(("kmalloc", "kfree"))), r_hb, lambda x: x <= 1.005)
+target("per-cpu memory after boot (Percpu: + cpu_alloc mapped), head / base", "<= 1.00",
+       figs(lambda k: k == "mem/percpu_total_boot"), r_hb, lambda x: x <= 1.0)
+target("10000 four-byte counters: CPU_ALLOC on head / alloc_percpu on base", "<= 1.00",
+       figs(lambda k: k == "mem/total_10000x4/cpu_alloc"), r_ca_base, lambda x: x <= 1.0)
+target("boot to init, head / base", "-",
+       figs(lambda k: k == "boot/ns_to_init"), r_hb, lambda x: True)
 out.append("")
-out.append("SLUB and this_cpu targets allow 0.5%% for rounding; emulated-ns figures are noisy (%d host CPUs for %s vCPUs)." % (os.cpu_count(), nsmp))
+out.append("SLUB and this_cpu targets allow 0.5%% for rounding, the -smp rows 5%% for noise.  Emulated-ns figures are noisy (%d host CPUs for %s vCPUs,"
+           " shared); only the icount figures are exact.  Memory deltas count pages newly populated (Percpu: of"
+           " /proc/meminfo) or mapped by cpu_alloc (cpu_alloc_stats), so space already populated at boot is free."
+           % (os.cpu_count(), nsmp))
+out.append("For the 6.1 anchor figures (1000 live: 1635-1643 instr at 4 B, ~7950 at 64 B) compare batch-inorder/alloc_percpu/*/live1000.")
 text = "\n".join(out) + "\n"
 open(bench + "/bench.md", "w").write(text)
 sys.stdout.write(text)
