@@ -235,30 +235,36 @@ static void bench_alloc_free(void)
 
 	if (!v)
 		return;
-	for (a = 0; a < NR_ALLOC; a++) {
-		if (a == A_CA && !HAVE_CA)
-			continue;
-		for (l = 0; l < nlives; l++) {
-			void __percpu **live = live_alloc(a, lives[l]);
+	/* both allocators' live sets at once, so that their rows alternate */
+	for (l = 0; l < nlives; l++) {
+		void __percpu **live[NR_ALLOC] = { };
 
-			if (!live)
-				continue;
-			for (s = 0; s < nsz; s++) {
-				/* at most 256 KiB per CPU in one batch */
-				unsigned long nb = min(quick ? 200UL : 1000UL, (256UL << 10) / sz[s]);
+		for (a = 0; a < NR_ALLOC; a++)
+			if (a != A_CA || HAVE_CA)
+				live[a] = live_alloc(a, lives[l]);
+		for (s = 0; s < nsz; s++) {
+			/* at most 256 KiB per CPU in one batch */
+			unsigned long nb = min(quick ? 200UL : 1000UL, (256UL << 10) / sz[s]);
 
-				report(pairs(a, sz[s], npairs), npairs, "pair/%s/%lu/live%lu",
-				       aname[a], sz[s], lives[l]);
-				for (o = 0; o < NR_ORD; o++) {
-					if (quick && o != ORD_INORDER && lives[l] != 1000)
+			for (o = -1; o < NR_ORD; o++) {
+				if (quick && o > ORD_INORDER && lives[l] != 1000)
+					continue;
+				for (a = 0; a < NR_ALLOC; a++) {
+					if (!live[a])
 						continue;
-					report(batch(a, sz[s], nb, o, v), nb, "batch-%s/%s/%lu/live%lu",
-					       oname[o], aname[a], sz[s], lives[l]);
+					if (o < 0)
+						report(pairs(a, sz[s], npairs), npairs, "pair/%s/%lu/live%lu",
+						       aname[a], sz[s], lives[l]);
+					else
+						report(batch(a, sz[s], nb, o, v), nb, "batch-%s/%s/%lu/live%lu",
+						       oname[o], aname[a], sz[s], lives[l]);
 				}
-				cond_resched();
 			}
-			live_free(a, live, lives[l]);
+			cond_resched();
 		}
+		for (a = 0; a < NR_ALLOC; a++)
+			if (live[a])
+				live_free(a, live[a], lives[l]);
 	}
 	vfree(v);
 }
@@ -357,25 +363,36 @@ static void bench_this_cpu(void)
 	unsigned long n = quick ? 20000 : 200000;
 	unsigned long ns = quick ? 2000 : 20000;
 	u32 __percpu *pp = alloc_percpu(u32);
+#if HAVE_CA
+	u32 __percpu *pc;
+#endif
 	u32 res;
 
 	if (!pp)
 		return;
+#if HAVE_CA
+	pc = CPU_ALLOC(u32, GFP_KERNEL | __GFP_ZERO);
+#endif
 	report(BEST(loop_inc(pp, n)), n, "this_cpu_inc/alloc_percpu");
+#if HAVE_CA
+	if (pc)
+		report(BEST(loop_inc(pc, n)), n, "this_cpu_inc/cpu_alloc");
+#endif
 	report(BEST(loop_add(pp, n)), n, "this_cpu_add/alloc_percpu");
+#if HAVE_CA
+	if (pc)
+		report(BEST(loop_add(pc, n)), n, "this_cpu_add/cpu_alloc");
+#endif
 	report(BEST(loop_this_cpu_ptr(pp, n)), n, "this_cpu_ptr/alloc_percpu");
+#if HAVE_CA
+	if (pc)
+		report(BEST(loop_THIS_CPU(pc, n)), n, "this_cpu_ptr/cpu_alloc");
+#endif
 	report(BEST(loop_sum_per_cpu_ptr(pp, ns, &res)), ns, "sum_cpus/alloc_percpu/%u", nr_cpu_ids);
 #if HAVE_CA
-	{
-		u32 __percpu *pc = CPU_ALLOC(u32, GFP_KERNEL | __GFP_ZERO);
-
-		if (pc) {
-			report(BEST(loop_inc(pc, n)), n, "this_cpu_inc/cpu_alloc");
-			report(BEST(loop_add(pc, n)), n, "this_cpu_add/cpu_alloc");
-			report(BEST(loop_THIS_CPU(pc, n)), n, "this_cpu_ptr/cpu_alloc");
-			report(BEST(loop_sum_CPU_PTR(pc, ns, &res)), ns, "sum_cpus/cpu_alloc/%u", nr_cpu_ids);
-			CPU_FREE(pc);
-		}
+	if (pc) {
+		report(BEST(loop_sum_CPU_PTR(pc, ns, &res)), ns, "sum_cpus/cpu_alloc/%u", nr_cpu_ids);
+		CPU_FREE(pc);
 	}
 #endif
 	free_percpu(pp);
@@ -476,22 +493,24 @@ static void bench_smp(void)
 	int nsz = quick ? ARRAY_SIZE(quick_sizes) : ARRAY_SIZE(sizes);
 	unsigned long n = quick ? 200 : 1000;
 	int a, s, cpus = num_online_cpus();
+	void __percpu **live[NR_ALLOC] = { };
 
-	for (a = 0; a < NR_ALLOC; a++) {
-		void __percpu **live;
-
-		if (a == A_CA && !HAVE_CA)
-			continue;
-		live = live_alloc(a, 1000);
-		if (!live)
-			continue;
-		for (s = 0; s < nsz; s++) {
-			report(BEST(pairs(a, sz[s], n)), n, "pair-1cpu/%s/%lu/live1000", aname[a], sz[s]);
-			report(BEST(concurrent(a, sz[s], n)), n, "pair-%dcpus/%s/%lu/live1000",
-			       cpus, aname[a], sz[s]);
-		}
-		live_free(a, live, 1000);
+	for (a = 0; a < NR_ALLOC; a++)
+		if (a != A_CA || HAVE_CA)
+			live[a] = live_alloc(a, 1000);
+	for (s = 0; s < nsz; s++) {
+		for (a = 0; a < NR_ALLOC; a++)
+			if (live[a])
+				report(BEST(pairs(a, sz[s], n)), n, "pair-1cpu/%s/%lu/live1000",
+				       aname[a], sz[s]);
+		for (a = 0; a < NR_ALLOC; a++)
+			if (live[a])
+				report(BEST(concurrent(a, sz[s], n)), n, "pair-%dcpus/%s/%lu/live1000",
+				       cpus, aname[a], sz[s]);
 	}
+	for (a = 0; a < NR_ALLOC; a++)
+		if (live[a])
+			live_free(a, live[a], 1000);
 }
 
 /* mode=mem_*: the counters kept until rmmod. */
