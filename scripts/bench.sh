@@ -55,7 +55,7 @@ prepare() {
 		[ "$o/arch/x86/boot/bzImage" -nt "$TOP/qemu/cpu_alloc.config" ]; then
 		info BUILT "$tag ${id:0:12} already in $o"
 	else
-		O=$o CHECKOUT=$co REV=$id CONFIG_EXTRA= "$S/build.sh"
+		O=$o CHECKOUT=$co REV=$id CONFIG_EXTRA= "$TOP/scripts/build.sh"
 	fi
 	m=$BENCH/mod-$tag
 	rm -rf "$m"
@@ -288,7 +288,7 @@ if command -v gnuplot >/dev/null; then
 		set ylabel "guest instructions per alloc+free"
 		set logscale xy
 		set xtics (4, 8, 16, 64, 256, 1024, 4096)
-		set key top left
+		set key bottom right opaque box
 		set grid
 		plot "$BENCH/alloc-free.dat" using 1:2 with linespoints lc 1 pt 1 title "base: alloc_percpu, pair", \\
 		     "" using 1:3 with linespoints lc 2 pt 2 title "head: alloc_percpu, pair", \\
