@@ -8,7 +8,8 @@
 # (and that checkpatch/build-warnings.ignore does not list).  Results
 # are cached per commit id and per hash of what decides them (the config
 # fragments, the init and these scripts), so a re-run only does new
-# commits.  Stops at the first failure, with the path of its log.
+# commits (FRESH=1 ignores the cache).  Stops at the first failure,
+# with the path of its log.
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$SRC/.git" ] || die "no kernel work tree at $SRC" "run: make tree"
@@ -16,9 +17,10 @@ base=$(lock_get BASE_COMMIT)
 head=$(resolve "${REV:-$BRANCH}")
 kgit merge-base --is-ancestor "$base" "$head" || die "$head does not descend from the base $base"
 
-# What decides a result besides the commit itself.
-salt=$(cat "$TOP/qemu/"*.config "$TOP/qemu/init.c" "$TOP/scripts/build.sh" "$TOP/scripts/boot.sh" \
-	${CONFIG_EXTRA:-} | sha256sum | cut -c1-16)
+# What decides a result besides the commit itself: the kernel config
+# and the guest's checks.  The driver's own scripts are not in it (as
+# ktest does not hash itself): after changing them, FRESH=1 re-runs all.
+salt=$(cat "$TOP/qemu/"*.config "$TOP/qemu/init.c" ${CONFIG_EXTRA:-} | sha256sum | cut -c1-16)
 salt="$salt-smp${SMP:-4}"
 ignore=$TOP/checkpatch/build-warnings.ignore
 table=$LOGS/bisect-check.txt
@@ -35,7 +37,7 @@ for id in $base $(kgit rev-list --reverse "$base..$head"); do
 	short=${id:0:12}
 	subj=$(kgit log -1 --format=%s "$id")
 	cache=$RESULTS/$id/bisect-$salt
-	if [ -f "$cache" ]; then
+	if [ -f "$cache" ] && [ "${FRESH:-0}" != 1 ]; then
 		# shellcheck disable=SC2046
 		row "$short" "$subj" $(cat "$cache") | tee -a "$table"
 		continue

@@ -57,12 +57,13 @@ accel="-accel tcg"
 [ "$KVM" = 1 ] && accel="-accel kvm -cpu host"
 tag=${BOOT_TAG:-smp$SMP${MAXCPUS:+-max$MAXCPUS}}
 log=$LOGS/boot-$short-$tag.log
-# Converted users at this commit: files outside the allocator that
-# include <linux/cpu_alloc.h>.  With any, the guest requires cpu_bytes > 0.
+# Converted users at this commit: kernel files outside the allocator
+# that call CPU_ALLOC() or cpu_alloc() (tools/ has glibc's CPU_ALLOC of
+# cpu sets).  With any, the guest requires cpu_bytes > 0.
 users=0
 if [ "$id" != unknown ] && [ -d "$SRC/.git" ]; then
-	users=$(kgit grep -l 'include <linux/cpu_alloc.h>' "$id" -- '*.c' '*.h' \
-		':!mm/cpu_alloc*' ':!include/linux/cpu_alloc.h' 2>/dev/null | wc -l || true)
+	users=$(kgit grep -l -E '\b(CPU_ALLOC|cpu_alloc)\(' "$id" -- '*.c' '*.h' ':!tools' \
+		':!Documentation' ':!mm/cpu_alloc*' ':!include/linux/cpu_alloc.h' 2>/dev/null | wc -l || true)
 fi
 append="console=ttyS0 panic=-1 oops=panic loglevel=7 expect_cpus=$EXPECT_CPUS cpu_alloc_users=$users ${APPEND:-}"
 [ "$MAXCPUS" != "$SMP" ] && append="$append possible_cpus=$MAXCPUS"
