@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # make send [TO=list@...]: mail the series with b4.
 #
-# In the scratch checkout $CHECKOUT, the branch $BRANCH is copied to
+# In a worktree of its own ($WORK/b4), the branch $BRANCH is copied to
 # b4/$BRANCH and enrolled with `b4 prep -e <base>`; its cover letter is
 # commits/cover-letter (filled in as make mail does), and recipients
 # come from the tree's scripts/get_maintainer.pl (`b4 prep
@@ -25,12 +25,14 @@ git config user.email >/dev/null || die "git has no user.email: b4 needs an iden
 MAIL_DIR=$WORK/mail "$TOP/scripts/mail.sh" >/dev/null
 cover=$(ls "$WORK"/mail/0000-cover-letter.patch)
 
-if [ ! -e "$CHECKOUT/.git" ]; then
-	rm -rf "$CHECKOUT"
+# A worktree of its own: the build checkout may be busy (bisect-check).
+B4WT=${B4WT:-$WORK/b4}
+if [ ! -e "$B4WT/.git" ]; then
+	rm -rf "$B4WT"
 	kgit worktree prune
-	kgit worktree add -q --detach "$CHECKOUT" "$BRANCH" >/dev/null
+	kgit worktree add -q --detach "$B4WT" "$BRANCH" >/dev/null
 fi
-cd "$CHECKOUT"
+cd "$B4WT"
 b4br=b4/$BRANCH
 git checkout -q -f -B "$b4br" "$BRANCH"
 # b4 keeps its state in the branch's cover commit and in git config.
