@@ -48,8 +48,10 @@ fi
 prepare() {
 	local tag=$1 rev=$2 id o co m
 	id=$(resolve "$rev")
-	o=$BENCH/build-$tag
-	co=$BENCH/checkout-$tag
+	# $BENCH/TAG/{build,checkout}: the same relative layout as the main
+	# build's, so that ccache (CCACHE_BASEDIR=$WORK) hits across them.
+	o=$BENCH/$tag/build
+	co=$BENCH/$tag/checkout
 	if [ "${REBUILD:-0}" != 1 ] && [ "$(cat "$o/.cpu-alloc-built" 2>/dev/null)" = "$id" ] &&
 		[ "$(git -C "$co" rev-parse HEAD 2>/dev/null)" = "$id" ] &&
 		[ "$o/arch/x86/boot/bzImage" -nt "$TOP/qemu/cpu_alloc.config" ]; then

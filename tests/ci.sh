@@ -7,8 +7,9 @@
 #     bisect-check of every commit (build + QEMU boot, -smp 4), boots of
 #     the head with -smp 1 and -smp 2,maxcpus=4, make check, make regen,
 #     make convert-report, make am-check, make mail and make send (to
-#     files), and make bisect of a scratch branch with a commit that
-#     breaks the boot.
+#     files), make bisect of a scratch branch with a commit that
+#     breaks the boot, and make bench QUICK=1 as a smoke run (it
+#     asserts no figure).
 # Each step is one test; the last line counts the selftest's cases and
 # these steps: "N passed, N failed".  QUICK=1 runs the selftest only.
 set -u
@@ -68,6 +69,7 @@ if [ "${QUICK:-0}" != 1 ]; then
 		step mail "${MAKE[@]}" mail
 		step send "${MAKE[@]}" send
 		step bisect-real "$TOP/tests/bisect-real.sh"
+		step bench-quick "${MAKE[@]}" bench QUICK=1
 	}
 fi
 echo "step logs: $LOG"
