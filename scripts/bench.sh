@@ -96,7 +96,7 @@ run() {
 	# shellcheck disable=SC2086
 	vrun timeout -k 5 "$BENCH_TIMEOUT" "$QEMU" $accel -m "$MEM" -smp "$smp" \
 		-display none -monitor none -serial stdio -no-reboot \
-		-kernel "$BENCH/build-$tag/arch/x86/boot/bzImage" -initrd "$BENCH/initramfs-$tag.cpio" \
+		-kernel "$BENCH/$tag/build/arch/x86/boot/bzImage" -initrd "$BENCH/initramfs-$tag.cpio" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=7 kunit.enable=0 bench_quick=$QUICK bench_smp=$bsmp" \
 		${QEMU_EXTRA:-} </dev/null >"$log" 2>&1
 	rc=$?
