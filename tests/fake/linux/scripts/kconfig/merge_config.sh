@@ -1,6 +1,7 @@
 #!/bin/sh
 # Fake merge_config.sh: -n -O DIR FRAGMENTS...; symbols that Kconfig does
-# not define are reported the way the real one reports them.
+# not define, or that kconfig-drop lists, are reported the way the real
+# one reports them.
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-n|-m) shift ;;
@@ -12,7 +13,8 @@ mkdir -p "$out"
 : > "$out/.config"
 for f in "$@"; do
 	grep '^CONFIG_' "$f" | while IFS='=' read -r sym val; do
-		if grep -q "^config ${sym#CONFIG_}\$" Kconfig; then
+		# kconfig-drop lists symbols whose dependencies are "not met"
+		if grep -q "^config ${sym#CONFIG_}\$" Kconfig && ! grep -qx "$sym" kconfig-drop 2>/dev/null; then
 			echo "$sym=$val" >> "$out/.config"
 		else
 			echo "Value requested for $sym not in final .config"
