@@ -40,11 +40,7 @@ if [ "${FORCE:-0}" != 1 ]; then
 	fi
 fi
 
-if [ ! -e "$CHECKOUT/.git" ]; then
-	rm -rf "$CHECKOUT"
-	kgit worktree prune
-	kgit worktree add -q --detach "$CHECKOUT" "$bad" >/dev/null
-fi
+worktree "$CHECKOUT" "$bad"
 git -C "$CHECKOUT" bisect reset -q >/dev/null 2>&1 || true
 mkdir -p "$LOGS"
 log=$LOGS/bisect.log

@@ -24,11 +24,7 @@ mkdir -p "$LOGS" "$RESULTS/$id" "$O"
 log=$LOGS/build-$short.log
 
 # The scratch checkout, a worktree of $SRC.
-if [ ! -e "$CHECKOUT/.git" ]; then
-	rm -rf "$CHECKOUT"
-	kgit worktree prune
-	kgit worktree add -q --detach "$CHECKOUT" "$id" >/dev/null
-fi
+worktree "$CHECKOUT" "$id"
 git -C "$CHECKOUT" checkout -q -f --detach "$id"
 
 start=$(date +%s)

@@ -54,6 +54,15 @@ tree_dirty() {
 # am_in_progress: true while a git am is stopped in the work tree.
 am_in_progress() { [ -d "$(kgit rev-parse --absolute-git-dir)/rebase-apply" ]; }
 
+# worktree DIR REV: make DIR a detached worktree of $SRC at REV, unless
+# it is one already (then it is left where it is).
+worktree() {
+	[ -e "$1/.git" ] && return 0
+	rm -rf "$1"
+	kgit worktree prune
+	kgit worktree add -q --detach "$1" "$2" >/dev/null
+}
+
 # resolve REV: the commit id of REV in the work tree, or die.
 resolve() {
 	kgit rev-parse --verify -q "$1^{commit}" ||

@@ -27,11 +27,7 @@ cover=$(ls "$WORK"/mail/0000-cover-letter.patch)
 
 # A worktree of its own: the build checkout may be busy (bisect-check).
 B4WT=${B4WT:-$WORK/b4}
-if [ ! -e "$B4WT/.git" ]; then
-	rm -rf "$B4WT"
-	kgit worktree prune
-	kgit worktree add -q --detach "$B4WT" "$BRANCH" >/dev/null
-fi
+worktree "$B4WT" "$BRANCH"
 cd "$B4WT"
 b4br=b4/$BRANCH
 git checkout -q -f -B "$b4br" "$BRANCH"
