@@ -57,10 +57,27 @@ am_in_progress() { [ -d "$(kgit rev-parse --absolute-git-dir)/rebase-apply" ]; }
 # worktree DIR REV: make DIR a detached worktree of $SRC at REV, unless
 # it is one already (then it is left where it is).
 worktree() {
+	lock_dir "$1"
 	[ -e "$1/.git" ] && return 0
 	rm -rf "$1"
 	kgit worktree prune
 	kgit worktree add -q --detach "$1" "$2" >/dev/null
+}
+
+# lock_dir DIR: make this script (and the scripts it runs) the only user
+# of the scratch directory DIR until it exits; two builds switching one
+# checkout between commits would break each other.  Fails at once if
+# another make holds it.
+lock_dir() {
+	local var
+	var=CPU_ALLOC_LOCK_$(printf '%s' "$1" | cksum | cut -d' ' -f1)
+	[ -n "${!var:-}" ] && return 0
+	command -v flock >/dev/null || return 0
+	mkdir -p "$(dirname "$1")"
+	exec {lockfd}>"$1.lock"
+	flock -n "$lockfd" ||
+		die "another make is using $1" "wait for it to finish, or give this one its own WORK="
+	export "$var=1"
 }
 
 # resolve REV: the commit id of REV in the work tree, or die.
