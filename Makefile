@@ -20,8 +20,9 @@ export V
 WORK ?= $(HOME)/.cache/cpu-alloc
 # The kernel git work tree made by `make tree`.
 SRC ?= $(WORK)/linux
-# The kernel build directory (the kernel's own O=).
-O ?= $(WORK)/build
+# The kernel build directory (the kernel's own O=); DEBUG=1 builds have
+# their own, so that switching does not rebuild everything.
+O ?= $(WORK)/build$(if $(filter 1,$(DEBUG)),-debug)
 # The branch of $(SRC) that holds the series.
 BRANCH ?= cpu-alloc
 # The commit to build or boot: any revision of $(SRC); empty means the
@@ -30,8 +31,9 @@ REV ?=
 # CPUs online in the guest, and CPUs possible (maxcpus).
 SMP ?= 4
 MAXCPUS ?= $(SMP)
-# Seconds before a boot that has not ended counts as hung.
-BOOT_TIMEOUT ?= 300
+# Seconds before a boot that has not ended counts as hung (a debug
+# kernel's stress test takes minutes under TCG).
+BOOT_TIMEOUT ?= $(if $(filter 1,$(DEBUG)),900,300)
 # 1: also merge qemu/debug.config (lockdep, KASAN, kmemleak, ...).
 DEBUG ?= 0
 # 1: let `make tree` throw away a branch that differs from commits/.

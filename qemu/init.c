@@ -14,6 +14,15 @@
  * init as environment variables: expect_cpus= says how many CPUs must
  * be online, cpu_alloc_users= how many converted files the kernel has
  * (then cpu_bytes in /proc/vmstat must be above 0).
+ *
+ * With CONFIG_CPU_ALLOC_STRESS_TEST the kernel has the debugfs tests of
+ * /sys/kernel/debug/cpu_alloc_test/, and init runs them:
+ *   stress   cpu_alloc_stress=N operations (default 1000000, 0 skips);
+ *   hotplug  cpu_alloc_hotplug=K cycles (default 3, 0 skips) of taking
+ *            every CPU but cpu0 offline and back online;
+ *   leak     with kmemleak, one object leaked on purpose at the start
+ *            must be reported by a kmemleak scan at the end.
+ * Kernels without the directory report stress=absent and pass.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -33,9 +42,12 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PREFIX "cpu_alloc-init: "
+#define TESTDIR "/sys/kernel/debug/cpu_alloc_test"
+#define KMEMLEAK "/sys/kernel/debug/kmemleak"
 
 static char verdict[2048];
 static int failed;
@@ -81,6 +93,50 @@ static char *slurp(const char *path)
 	close(fd);
 	buf[len] = 0;
 	return buf;
+}
+
+/* write_file: write s to path; 0, or the errno of the failure. */
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* env_num: the number in environment variable name (from the command line), or def. */
+static long long env_num(const char *name, long long def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoll(v, NULL, 0) : def;
+}
+
+/* kv: the number after "key=" in a "k=v k=v" line; 0 if there, else -1 and *v = -1. */
+static int kv(const char *line, const char *key, long long *v)
+{
+	size_t l = strlen(key);
+	const char *p;
+
+	for (p = line; (p = strstr(p, key)); p += l)
+		if ((p == line || p[-1] == ' ') && p[l] == '=') {
+			*v = strtoll(p + l + 1, NULL, 0);
+			return 0;
+		}
+	*v = -1;
+	return -1;
 }
 
 /* vmstat_get: the value of /proc/vmstat item name, or -1. */
@@ -362,6 +418,240 @@ static void check_snmp(void)
 }
 
 /*
+ * The tests of /sys/kernel/debug/cpu_alloc_test/.  leak_start() runs
+ * first, so that the object is older than kmemleak's minimum age (5 s)
+ * when check_kmemleak() scans after the stress and hotplug tests.
+ */
+static struct {
+	int done;		/* leaked, value known */
+	int err;		/* errno of the leak write */
+	unsigned long val;	/* the leaked __percpu value */
+	double when;
+} leak;
+
+static void leak_start(void)
+{
+	char *s;
+
+	if (access(TESTDIR, F_OK) || access(KMEMLEAK, F_OK))
+		return;
+	leak.err = write_file(TESTDIR "/leak", "1");
+	leak.when = now();
+	if (leak.err)
+		return;
+	s = slurp(TESTDIR "/leak");
+	if (s && !strncmp(s, "leak=0x", 7)) {
+		leak.val = strtoul(s + 5, NULL, 16);
+		leak.done = 1;
+		logmsg("leaked 0x%lx on purpose for kmemleak", leak.val);
+	}
+}
+
+static void check_stress(void)
+{
+	long long n = env_num("cpu_alloc_stress", 1000000);
+	long long ops, corrupt, leaked, objs, bytes, proc, soft, hard, null, knull, ms;
+	char num[32], line[512];
+	char *s;
+	int err, bad;
+
+	if (access(TESTDIR, F_OK)) {
+		result(0, "stress", "absent");
+		return;
+	}
+	if (n <= 0) {
+		result(0, "stress", "skipped");
+		return;
+	}
+	snprintf(num, sizeof(num), "%lld", n);
+	logmsg("stress: %lld operations", n);
+	err = write_file(TESTDIR "/stress", num);
+	s = slurp(TESTDIR "/stress");
+	if (err || !s) {
+		result(1, "stress", "error-%d", err ? err : errno);
+		return;
+	}
+	snprintf(line, sizeof(line), "%s", s);
+	line[strcspn(line, "\n")] = 0;
+	logmsg("stress: %s", line);
+	bad = kv(line, "ops", &ops) | kv(line, "corrupt", &corrupt) |
+	      kv(line, "leaked_units", &leaked) | kv(line, "objects_delta", &objs) |
+	      kv(line, "cpu_bytes_delta", &bytes) | kv(line, "process", &proc) |
+	      kv(line, "softirq", &soft) | kv(line, "hardirq", &hard) |
+	      kv(line, "atomic_null", &null) | kv(line, "kernel_null", &knull) |
+	      kv(line, "ms", &ms);
+	bad = bad || ops < n || corrupt || leaked || knull || strstr(line, "error=");
+	result(bad, "stress", "%lld/%lld/%lld", ops, corrupt, leaked);
+	result(0, "stress_ctx", "%lld/%lld/%lld", proc, soft, hard);
+	result(knull != 0, "stress_null", "%lld/%lld", null, knull);
+	result(objs || bytes, "stress_delta", "%lld/%lld", objs, bytes);
+	result(0, "stress_ms", "%lld", ms);
+}
+
+/* set_online: write 0 or 1 to cpuN/online; 0, or the errno. */
+static int set_online(int cpu, int on)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return write_file(path, on ? "1" : "0");
+}
+
+static void check_hotplug(void)
+{
+	long long cycles = env_num("cpu_alloc_hotplug", 3);
+	int online = count_cpus("/sys/devices/system/cpu/online");
+	long long incs, sum, exact, seen, checks, off, bad;
+	int cpus[64], n = 0, c, i, errs = 0, after, err;
+	char path[64], line[256], *s;
+	double t0;
+
+	if (access(TESTDIR, F_OK))
+		return;
+	if (online < 2 || access("/sys/devices/system/cpu/cpu1/online", F_OK)) {
+		result(0, "hotplug", "%s", online < 2 ? "1cpu" : "absent");
+		return;
+	}
+	if (cycles <= 0) {
+		result(0, "hotplug", "skipped");
+		return;
+	}
+	/* the online CPUs that can go offline: all but cpu0 */
+	s = slurp("/sys/devices/system/cpu/online");
+	snprintf(line, sizeof(line), "%s", s ? s : "");
+	for (s = line; *s && *s != '\n' && n < (int)(sizeof(cpus) / sizeof(cpus[0]));) {
+		int a = strtol(s, &s, 10), b = a;
+
+		if (*s == '-')
+			b = strtol(s + 1, &s, 10);
+		for (i = a; i <= b && n < (int)(sizeof(cpus) / sizeof(cpus[0])); i++) {
+			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", i);
+			if (i && !access(path, W_OK))
+				cpus[n++] = i;
+		}
+		if (*s == ',')
+			s++;
+		else
+			break;
+	}
+	t0 = now();
+	err = write_file(TESTDIR "/hotplug", "start");
+	if (err) {
+		result(1, "hotplug", "start-error-%d", err);
+		return;
+	}
+	for (c = 0; c < cycles; c++) {
+		for (i = n - 1; i >= 0; i--)
+			if ((err = set_online(cpus[i], 0))) {
+				logmsg("hotplug: cpu%d offline: error %d", cpus[i], err);
+				errs++;
+			}
+		if (write_file(TESTDIR "/hotplug", "check"))
+			errs++;
+		for (i = 0; i < n; i++)
+			if ((err = set_online(cpus[i], 1))) {
+				logmsg("hotplug: cpu%d online: error %d", cpus[i], err);
+				errs++;
+			}
+		if (write_file(TESTDIR "/hotplug", "check"))
+			errs++;
+	}
+	if (write_file(TESTDIR "/hotplug", "stop"))
+		errs++;
+	s = slurp(TESTDIR "/hotplug");
+	snprintf(line, sizeof(line), "%s", s ? s : "");
+	line[strcspn(line, "\n")] = 0;
+	logmsg("hotplug: %lld cycles of %d CPUs in %.1fs: %s", cycles, n, now() - t0, line);
+	kv(line, "incs", &incs);
+	kv(line, "sum", &sum);
+	kv(line, "exact", &exact);
+	kv(line, "cpus_seen", &seen);
+	kv(line, "checks", &checks);
+	kv(line, "offline_checks", &off);
+	kv(line, "bad", &bad);
+	result(exact != 1 || bad != 0 || errs || incs <= 0, "hotplug", "%lld/%lld/%lld",
+	       cycles, exact, bad);
+	result(errs != 0, "hotplug_errors", "%d", errs);
+	result(0, "hotplug_incs", "%lld", incs);
+	result(0, "hotplug_cpus_seen", "%lld", seen);
+	result(0, "hotplug_offline_checks", "%lld", off);
+	result(0, "hotplug_ms", "%.0f", (now() - t0) * 1000);
+	after = count_cpus("/sys/devices/system/cpu/online");
+	result(after != online, "cpus_after", "%d/%d", after, online);
+}
+
+/* kmemleak_find: scan; 1 if the leaked object is reported; *others = other reports. */
+static int kmemleak_find(int *others, int *err)
+{
+	char want[64], *s, *p;
+	int found = 0;
+
+	*err = write_file(KMEMLEAK, "scan");
+	s = slurp(KMEMLEAK);
+	*others = 0;
+	if (!s)
+		return 0;
+	snprintf(want, sizeof(want), "unreferenced object 0x%08lx ", leak.val);
+	for (p = s; (p = strstr(p, "unreferenced object 0x")); p++) {
+		size_t l = strcspn(p, "\n");
+
+		if (!strncmp(p, want, strlen(want))) {
+			found = 1;
+			continue;
+		}
+		/* only the header line: the hex dump could look like a splat */
+		(*others)++;
+		if (*others <= 5)
+			logmsg("kmemleak also reports: %.*s", (int)(l < 80 ? l : 80), p);
+	}
+	return found;
+}
+
+static void check_kmemleak(void)
+{
+	int found, others = 0, err = 0, i;
+	double wait;
+
+	if (access(TESTDIR, F_OK))
+		return;
+	if (access(KMEMLEAK, F_OK)) {
+		result(0, "kmemleak", "off");
+		return;
+	}
+	if (!leak.done) {
+		result(1, "kmemleak", "leak-error-%d", leak.err);
+		return;
+	}
+	/* kmemleak reports objects older than 5 s only */
+	wait = leak.when + 6 - now();
+	if (wait > 0)
+		usleep((useconds_t)(wait * 1e6));
+	/*
+	 * A new object is reported from its second scan on (kmemleak first
+	 * takes its checksum), and a stale copy of the value on a stack can
+	 * hide it for a while: scan up to 5 times.
+	 */
+	found = kmemleak_find(&others, &err);
+	for (i = 0; i < 4 && !found; i++) {
+		sleep(2);
+		found = kmemleak_find(&others, &err);
+	}
+	if (err)
+		logmsg("kmemleak: scan: error %d", err);
+	if (!found) {
+		char cmd[64];
+
+		/* kmemleak prints what it knows of the object to the kernel log */
+		snprintf(cmd, sizeof(cmd), "dump=0x%lx", leak.val);
+		write_file(KMEMLEAK, cmd);
+	}
+	logmsg("kmemleak: 0x%lx %s, %d other objects reported", leak.val,
+	       found ? "found" : "not found", others);
+	result(!found, "kmemleak", "%s", found ? "found" : "missing");
+	result(0, "kmemleak_others", "%d", others);
+}
+
+/*
  * check_log: read the kernel log; count KUnit suites and test cases
  * (pass/fail/skip) and splats.  The host parses the same log again with kunit.py.
  */
@@ -423,8 +713,12 @@ int main(void)
 
 	check_cpus();
 	check_vmstat();
+	leak_start();
 	check_diskstats();
 	check_snmp();
+	check_stress();
+	check_hotplug();
+	check_kmemleak();
 	check_log();
 
 	printf("cpu_alloc-verdict: %s%s\n", failed ? "FAIL" : "PASS", verdict);

@@ -249,6 +249,67 @@ test_boot_verdicts() {
 	done
 }
 
+# fake_verdict VERDICT [CONSOLE-LINE...]: the next fake boot prints these.
+fake_verdict() {
+	local v=$1
+	shift
+	{ echo FAKE-KERNEL; echo verdict; echo "$v"; printf '%s\n' "$@"; } >"$W/build/arch/x86/boot/bzImage"
+}
+
+test_boot_stress_fields() {
+	expect_ok mk tree && expect_ok mk build || return 1
+	local ok="cpus=4/4 stress=1000000/0/0 stress_ctx=900000/60000/40000 stress_delta=0/0"
+	ok="$ok hotplug=3/1/0 cpus_after=4/4"
+	fake_verdict "PASS $ok" && expect_ok mk boot && says "stress=1000000/0/0" || return 1
+	local v want
+	while IFS='|' read -r v want; do
+		fake_verdict "PASS $v"
+		expect_fail "verdict $v" mk boot && says "$want" || return 1
+	done <<EOT
+cpus=4/4 stress=1000000/1/0 stress_delta=0/0|stress-corrupt=1
+cpus=4/4 stress=1000000/0/3 stress_delta=0/0|stress-leaked-units=3
+cpus=4/4 stress=1000000/0/0 stress_delta=1/8|stress-delta(objects/cpu_bytes)=1/8
+cpus=4/4 stress=error-22|stress=error-22
+cpus=4/4 stress=absent hotplug=3/0/0|hotplug-sum-inexact
+cpus=4/4 hotplug=3/1/2|hotplug-bad-checks=2
+cpus=4/4 hotplug=3/1/0 cpus_after=3/4|cpus-online-after-hotplug=3/4
+EOT
+	# kernels without the stress test (no fields, or absent) pass
+	fake_verdict "PASS cpus=4/4 stress=absent" && expect_ok mk boot || return 1
+	# built in, it must have run
+	echo CONFIG_CPU_ALLOC_STRESS_TEST=y >>"$W/build/.config"
+	fake_verdict "PASS cpus=4/4 stress=absent" &&
+		expect_fail "stress not run" mk boot && says "stress-test-built-but-not-run"
+}
+
+test_boot_kmemleak_required() {
+	expect_ok mk tree && expect_ok mk build || return 1
+	local v="PASS cpus=4/4 stress=1000/0/0 stress_delta=0/0"
+	# without kmemleak in .config, a missing report is not the host's business
+	fake_verdict "$v kmemleak=off" && expect_ok mk boot || return 1
+	printf 'CONFIG_DEBUG_KMEMLEAK=y\nCONFIG_CPU_ALLOC_STRESS_TEST=y\n' >>"$W/build/.config"
+	fake_verdict "$v kmemleak=missing" && expect_fail "leak not found" mk boot &&
+		says "kmemleak-leak-not-reported(kmemleak=missing)" || return 1
+	fake_verdict "$v" && expect_fail "no kmemleak field" mk boot &&
+		says "kmemleak-leak-not-reported(kmemleak=none)" || return 1
+	# init's echo of a report header is no splat; a real splat still is
+	fake_verdict "$v kmemleak=found" "cpu_alloc-init: kmemleak also reports: unreferenced object 0xffff8880 (size 8): BUG: no" &&
+		expect_ok mk boot && says "kmemleak=found" || return 1
+	fake_verdict "$v kmemleak=found" "BUG: unable to handle page fault" &&
+		expect_fail "splat" mk boot && says "splats=1"
+}
+
+test_boot_stress_ops() {
+	expect_ok mk tree && expect_ok mk build && expect_ok mk boot || return 1
+	! grep -q 'cpu_alloc_stress=' "$W"/logs/boot-*-smp4-max4.log || { echo "stress ops set for a plain kernel"; return 1; }
+	expect_ok mk boot STRESS_OPS=5 && grep -q 'Command line: .* cpu_alloc_stress=5' "$W"/logs/boot-*-smp4-max4.log ||
+		{ echo "STRESS_OPS=5 not passed"; return 1; }
+	# debug kernels run fewer operations
+	echo CONFIG_PROVE_LOCKING=y >>"$W/build/.config"
+	expect_ok mk boot && grep -q 'Command line: .* cpu_alloc_stress=100000' "$W"/logs/boot-*-smp4-max4.log ||
+		{ echo "no cpu_alloc_stress=100000 under lockdep"; return 1; }
+}
+
 test_boot_timeout() {
 	expect_ok mk tree && expect_ok mk build || return 1
 	{ echo FAKE-KERNEL; echo hang; } >"$W/build/arch/x86/boot/bzImage"
@@ -316,6 +377,29 @@ test_check_sparse_new_only() {
 	git -C "$W/linux" commit -q -a --amend --no-edit && expect_ok mk export || return 1
 	expect_fail "new sparse warning" mk check && says "kernel/fake.c: warning: new sparse complaint" || return 1
 	! says "old sparse complaint" >/dev/null
+}
+
+test_check_sparse_skips_unbuilt() {
+	# a .c file the configuration does not build is not checked
+	expect_ok mk tree || return 1
+	commit_in_tree "kernel: cpu_alloc: add other.c" kernel/other.c "int other;" || return 1
+	printf 'kernel/other.c\n' >"$W/linux/not-built"
+	printf 'kernel/other.c: complaint about an unbuilt file\n' >>"$W/linux/sparse"
+	git -C "$W/linux" add -f not-built sparse && git -C "$W/linux" commit -q --amend --no-edit &&
+		expect_ok mk export || return 1
+	expect_ok mk check && says "kernel/other.c not built by this configuration" || return 1
+	! says "complaint about an unbuilt file" >/dev/null
+}
+
+# Two makes on one scratch checkout: the second stops at once and says so.
+test_checkout_lock() {
+	expect_ok mk tree || return 1
+	mkdir -p "$W"
+	exec 8>"$W/checkout.lock"
+	flock -n 8 || return 1
+	expect_fail "checkout locked" mk build && says "another make is using $W/checkout" || { exec 8>&-; return 1; }
+	exec 8>&-
+	expect_ok mk build
 }
 
 test_bisect_finds_boot_breaker() {
