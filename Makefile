@@ -36,6 +36,9 @@ MAXCPUS ?= $(SMP)
 BOOT_TIMEOUT ?= $(if $(filter 1,$(DEBUG)),900,300)
 # 1: also merge qemu/debug.config (lockdep, KASAN, kmemleak, ...).
 DEBUG ?= 0
+# Operations of the guest's cpu_alloc stress test; empty: 10^6; 0 skips
+# it.
+STRESS_OPS ?=
 # 1: let `make tree` throw away a branch that differs from commits/.
 FORCE ?= 0
 # 1: `make regen` rewrites the generated commits instead of checking.
@@ -55,7 +58,7 @@ JOBS ?= $(shell nproc)
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 CONFIG_EXTRA := $(if $(filter 1,$(DEBUG)),$(TOP)/qemu/debug.config)
-export WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT FORCE UPDATE GOOD BAD JOBS TOP CONFIG_EXTRA TO SEND
+export WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT STRESS_OPS FORCE UPDATE GOOD BAD JOBS TOP CONFIG_EXTRA TO SEND
 # ccache: rewrite absolute paths under $(WORK), so that builds of the
 # same commit hit the cache from any work directory.
 export CCACHE_BASEDIR := $(WORK)
@@ -99,7 +102,7 @@ help:
 	@echo '  selftest      - the driver'"'"'s own tests on a fake kernel tree (seconds)'
 	@echo ''
 	@echo 'Settings (make VAR=value): V=1 verbose, WORK= ($(WORK)), O=, REV=,'
-	@echo 'SMP=, MAXCPUS=, BOOT_TIMEOUT=, DEBUG=1, FORCE=1, UPDATE=1, GOOD=, BAD=, TO=, SEND=1.'
+	@echo 'SMP=, MAXCPUS=, BOOT_TIMEOUT=, DEBUG=1, STRESS_OPS=, FORCE=1, UPDATE=1, GOOD=, BAD=, TO=, SEND=1.'
 
 PHONY += deps
 deps:

@@ -75,14 +75,9 @@ fi
 # field KEY: the value of KEY= in the guest's verdict, empty if absent.
 field() { printf '%s\n' "$verdict" | tr ' ' '\n' | sed -n "s/^$1=//p" | tail -n1; }
 config_has() { grep -q "^$1=y" "$O/.config" 2>/dev/null; }
-# The operations of the guest's stress test (cpu_alloc_stress=, see
-# qemu/init.c): init's default of 10^6, but 10^5 under lockdep, KASAN
-# or kmemleak, which slow each operation down many times.  STRESS_OPS=
-# sets it (0 skips the test).
-if [ -z "${STRESS_OPS:-}" ] &&
-   { config_has CONFIG_PROVE_LOCKING || config_has CONFIG_KASAN || config_has CONFIG_DEBUG_KMEMLEAK; }; then
-	STRESS_OPS=100000
-fi
+# The operations of the guest's stress test: cpu_alloc_stress= on the
+# kernel command line, init's default of 10^6 if STRESS_OPS is empty,
+# none with STRESS_OPS=0.
 append="console=ttyS0 panic=-1 oops=panic loglevel=7 expect_cpus=$EXPECT_CPUS cpu_alloc_users=$users ${APPEND:-}"
 [ "$MAXCPUS" != "$SMP" ] && append="$append possible_cpus=$MAXCPUS"
 [ -n "${STRESS_OPS:-}" ] && append="$append cpu_alloc_stress=$STRESS_OPS"
