@@ -21,8 +21,15 @@ WORK ?= $(HOME)/.cache/cpu-alloc
 # The kernel git work tree made by `make tree`.
 SRC ?= $(WORK)/linux
 # The kernel build directory (the kernel's own O=); DEBUG=1 builds have
-# their own, so that switching does not rebuild everything.
-O ?= $(WORK)/build$(if $(filter 1,$(DEBUG)),-debug)
+# their own, so that switching does not rebuild everything.  A nested
+# make (make test runs make ... DEBUG=1) inherits the parent's exported
+# O: if that was the parent's default, it is worked out again here.
+ifeq ($(origin O),undefined)
+  export CPU_ALLOC_DEFAULT_O := 1
+endif
+ifeq ($(CPU_ALLOC_DEFAULT_O),1)
+  O = $(WORK)/build$(if $(filter 1,$(DEBUG)),-debug)
+endif
 # The branch of $(SRC) that holds the series.
 BRANCH ?= cpu-alloc
 # The commit to build or boot: any revision of $(SRC); empty means the
@@ -32,8 +39,13 @@ REV ?=
 SMP ?= 4
 MAXCPUS ?= $(SMP)
 # Seconds before a boot that has not ended counts as hung (a debug
-# kernel's stress test takes minutes under TCG).
-BOOT_TIMEOUT ?= $(if $(filter 1,$(DEBUG)),900,300)
+# kernel's stress test takes minutes under TCG); defaulted like O.
+ifeq ($(origin BOOT_TIMEOUT),undefined)
+  export CPU_ALLOC_DEFAULT_TIMEOUT := 1
+endif
+ifeq ($(CPU_ALLOC_DEFAULT_TIMEOUT),1)
+  BOOT_TIMEOUT = $(if $(filter 1,$(DEBUG)),900,300)
+endif
 # 1: also merge qemu/debug.config (lockdep, KASAN, kmemleak, ...).
 DEBUG ?= 0
 # Operations of the guest's cpu_alloc stress test; empty: 10^6; 0 skips

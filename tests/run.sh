@@ -403,6 +403,19 @@ test_checkout_lock() {
 	expect_ok mk build
 }
 
+# make test runs make build DEBUG=1 with the parent make's exported
+# defaults in the environment: the debug build still goes to build-debug.
+test_nested_make_debug_dirs() {
+	expect_ok mk tree || return 1
+	O="$W/build" BOOT_TIMEOUT=300 CPU_ALLOC_DEFAULT_O=1 CPU_ALLOC_DEFAULT_TIMEOUT=1 \
+		expect_ok mk build DEBUG=1 || return 1
+	[ -f "$W/build-debug/arch/x86/boot/bzImage" ] || { echo "nested DEBUG=1 build not in build-debug"; return 1; }
+	[ ! -f "$W/build/arch/x86/boot/bzImage" ] || { echo "nested DEBUG=1 build went to build"; return 1; }
+	# an O= the user chose is kept
+	O="$W/mine" expect_ok mk build DEBUG=1 && [ -f "$W/mine/arch/x86/boot/bzImage" ] ||
+		{ echo "the user's O= was not kept"; return 1; }
+}
+
 test_bisect_finds_boot_breaker() {
 	expect_ok mk tree || return 1
 	commit_in_tree "mm: cpu_alloc: one" a "1" &&
