@@ -5,10 +5,10 @@
 #  1. the driver's selftest on the fake tree (tests/run.sh), seconds;
 #  2. the real thing on the pinned tree: deps, tree, export round trip,
 #     bisect-check of every commit (build + QEMU boot, -smp 4), boots of
-#     the head with -smp 1 and -smp 2,maxcpus=4, a build and boot of the
-#     head with qemu/debug.config (lockdep, KASAN, kmemleak, ...; -smp 2:
+#     the head with -smp 1 and -smp 2 (maxcpus=4), a build and boot of the
+#     head with qemu/debug.config (lockdep, KASAN, kmemleak, ...; -smp 2,
 #     4 vCPUs on 2 host cores make the debug kernel's lock holders lose
-#     their host CPU, 7 times slower), make
+#     their host CPU: 102 s instead of 31 s for the stress test), make
 #     check, make regen,
 #     make convert-report, make am-check, make mail and make send (to
 #     files), make bisect of a scratch branch with a commit that
@@ -64,9 +64,9 @@ if [ "${QUICK:-0}" != 1 ]; then
 	step tree "${MAKE[@]}" tree &&
 	step export-round-trip export_round_trip &&
 	step bisect-check "${MAKE[@]}" bisect-check && {
-		step boot-smp1 "${MAKE[@]}" boot SMP=1
+		step boot-smp1 "${MAKE[@]}" boot SMP=1 MAXCPUS=4
 		step boot-smp2-max4 "${MAKE[@]}" boot SMP=2 MAXCPUS=4
-		step boot-debug "${MAKE[@]}" build boot DEBUG=1 SMP=2
+		step boot-debug "${MAKE[@]}" build boot DEBUG=1 SMP=2 MAXCPUS=4
 		step check "${MAKE[@]}" check
 		[ -x "$TOP/scripts/regen.sh" ] && step regen "${MAKE[@]}" regen
 		[ -x "$TOP/scripts/convert-report.sh" ] && step convert-report "${MAKE[@]}" convert-report
