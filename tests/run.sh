@@ -23,7 +23,8 @@ export DEPS_NO_UPDATE=1 GIT_CONFIG_GLOBAL=$TMP/gitconfig GIT_CONFIG_NOSYSTEM=1
 git config --file "$TMP/gitconfig" user.name "Selftest"
 git config --file "$TMP/gitconfig" user.email "selftest@example.org"
 git config --file "$TMP/gitconfig" init.defaultBranch main
-unset V O SRC WORK REV BRANCH SMP MAXCPUS BOOT_TIMEOUT FORCE UPDATE GOOD BAD CONFIG_EXTRA CCACHE_BASEDIR
+unset V O SRC WORK REV BRANCH SMP MAXCPUS BOOT_TIMEOUT STRESS_OPS DEBUG FORCE UPDATE GOOD BAD CONFIG_EXTRA CCACHE_BASEDIR \
+	CPU_ALLOC_DEFAULT_O CPU_ALLOC_DEFAULT_TIMEOUT
 
 # The fake package: the fake tree packed as Debian packs linux-source.
 PKGDIR=$TMP/pkg
