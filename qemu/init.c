@@ -193,21 +193,32 @@ static long long snmp_get(const char *path, const char *tag, const char *field)
 	return -1;
 }
 
-static int count_cpus(const char *path)
+/*
+ * cpulist: the number of CPUs in a cpu list file ("0-3,5"); the first
+ * max of them are stored in cpus, if given.
+ */
+static int cpulist(const char *path, int *cpus, int max)
 {
 	char *s = slurp(path), *p = s;
-	int n = 0;
+	int n = 0, c;
 
 	while (p && *p && *p != '\n') {
 		int a = strtol(p, &p, 10), b = a;
 
 		if (*p == '-')
 			b = strtol(p + 1, &p, 10);
-		n += b - a + 1;
+		for (c = a; c <= b; c++, n++)
+			if (cpus && n < max)
+				cpus[n] = c;
 		if (*p == ',')
 			p++;
 	}
 	return n;
+}
+
+static int count_cpus(const char *path)
+{
+	return cpulist(path, NULL, 0);
 }
 
 static void check_cpus(void)
@@ -502,7 +513,7 @@ static void check_hotplug(void)
 	long long cycles = env_num("cpu_alloc_hotplug", 3);
 	int online = count_cpus("/sys/devices/system/cpu/online");
 	long long incs, sum, exact, seen, checks, off, bad;
-	int cpus[64], n = 0, c, i, errs = 0, after, err;
+	int all[64], cpus[64], nall, n = 0, c, i, errs = 0, after, err;
 	char path[64], line[256], *s;
 	double t0;
 
@@ -517,22 +528,11 @@ static void check_hotplug(void)
 		return;
 	}
 	/* the online CPUs that can go offline: all but cpu0 */
-	s = slurp("/sys/devices/system/cpu/online");
-	snprintf(line, sizeof(line), "%s", s ? s : "");
-	for (s = line; *s && *s != '\n' && n < (int)(sizeof(cpus) / sizeof(cpus[0]));) {
-		int a = strtol(s, &s, 10), b = a;
-
-		if (*s == '-')
-			b = strtol(s + 1, &s, 10);
-		for (i = a; i <= b && n < (int)(sizeof(cpus) / sizeof(cpus[0])); i++) {
-			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", i);
-			if (i && !access(path, W_OK))
-				cpus[n++] = i;
-		}
-		if (*s == ',')
-			s++;
-		else
-			break;
+	nall = cpulist("/sys/devices/system/cpu/online", all, 64);
+	for (i = 0; i < nall && i < 64; i++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", all[i]);
+		if (all[i] && !access(path, W_OK))
+			cpus[n++] = all[i];
 	}
 	t0 = now();
 	err = write_file(TESTDIR "/hotplug", "start");

@@ -9,9 +9,9 @@
 # (--strict) are reported and counted, not fatal.
 #
 # sparse: for each commit, the .c files it touches that the configuration
-# builds are checked with C=2 at the commit and at the base, in $O.  A sparse warning that the base
-# does not print for that file (and checkpatch/sparse.ignore does not
-# list) fails.  SPARSE=0 skips this half.
+# builds are checked with C=2 at the commit and at the base, in $O.  A
+# sparse warning that the base does not print for that file (and
+# checkpatch/sparse.ignore does not list) fails.  SPARSE=0 skips this half.
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$SRC/.git" ] || die "no kernel work tree at $SRC" "run: make tree"
@@ -65,7 +65,6 @@ sparse_files() {
 		[ -f "$CHECKOUT/$f" ] && objs+=("${f%.c}.o")
 	done
 	[ ${#objs[@]} = 0 ] && return 0
-	[ ${#objs[@]} = 0 ] && return 0
 	make -C "$CHECKOUT" O="$O" C=2 CHECK="sparse" -j"${JOBS:-2}" -k "${objs[@]}" 2>&1 |
 		grep -aE '^[^ ]+:[0-9]+:[0-9]+: (warning|error): ' |
 		sed -E 's/^([^:]+):[0-9]+:[0-9]+: /\1: /' | sort -u || true
@@ -89,7 +88,7 @@ if [ "${SPARSE:-1}" = 1 ] && [ $np -gt 0 ]; then
 		[ ${#skipped[@]} = 0 ] ||
 			info SKIP "sparse $short: ${skipped[*]} not built by this configuration"
 		if [ ${#files[@]} = 0 ]; then
-			info OK "sparse $short: no .c file touched"
+			info OK "sparse $short: no built .c file touched"
 			continue
 		fi
 		sparse_files "$base" "${files[@]}" >"$LOGS/sparse-base-$short.txt"
