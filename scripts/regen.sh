@@ -17,7 +17,10 @@
 # .cocci header's "// Options:" on the paths of its "// Files:" lines
 # (there may be several; a directory means its *.c and *.h files;
 # spatch runs once per file, so that a rule's dependencies and the
-# include rule see one file at a time).  Its message is rebuilt from the header: the /// lines
+# include rule see one file at a time), on the file's absolute path from
+# the directory $COCCI: spatch 1.1.1 looks for the .cocci's
+# #include "lib/cpu_alloc.cocci" in the current directory only.
+# Its message is rebuilt from the header: the /// lines
 # (subject, blank, body), a blank line, the Semantic-patch: trailer, then
 # the other trailers of the stored commit (Signed-off-by: ...).  Author,
 # committer and their dates are taken from the stored commit, so an
@@ -50,6 +53,8 @@
 . "$(dirname "$0")/lib.sh"
 
 COCCI=${COCCI:-$TOP/coccinelle}
+[ -d "$COCCI" ] || die "no directory $COCCI"
+COCCI=$(cd "$COCCI" && pwd)
 REGEN_WT=${REGEN_WT:-$WORK/regen}
 SPATCH=${SPATCH:-spatch}
 UPDATE=${UPDATE:-0}
@@ -102,14 +107,15 @@ expand_files() {
 
 # apply_cocci NAME: run coccinelle/NAME.cocci in place in $WT.
 apply_cocci() {
-	local name=$1 f=$COCCI/$1.cocci opts file
+	local name=$1 f=$COCCI/$1.cocci opts file wt
 	[ -f "$f" ] || die "no semantic patch $f"
 	opts=$(cocci_meta "$f" Options)
+	wt=$(cd "$WT" && pwd)
 	mkdir -p "$RLOG"
 	: >"$RLOG/$name.log"
 	while read -r file; do
 		# shellcheck disable=SC2086 # Options are passed verbatim
-		(cd "$WT" && vrun "$SPATCH" --sp-file "$f" -D patch $opts --in-place "$file") \
+		(cd "$COCCI" && vrun "$SPATCH" --sp-file "$f" -D patch $opts --in-place "$wt/$file") \
 			>>"$RLOG/$name.log" 2>&1 ||
 			die "spatch failed on $file with $name.cocci" "see: $RLOG/$name.log"
 	done < <(expand_files "$name")
