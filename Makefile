@@ -15,8 +15,15 @@ else
 endif
 export V
 
+# 1: `make test` measures a fresh machine: a WORK of its own, emptied
+# first, with an empty ccache directory in it (bisect-check: ignore the
+# results cached by commit id).
+FRESH ?= 0
 # Where the kernel work tree, builds, logs and results live (outside the
 # repository).
+ifeq ($(FRESH),1)
+  WORK ?= $(HOME)/.cache/cpu-alloc-fresh
+endif
 WORK ?= $(HOME)/.cache/cpu-alloc
 # The kernel git work tree made by `make tree`.
 SRC ?= $(WORK)/linux
@@ -65,12 +72,14 @@ BAD ?=
 # 1: `make bench` runs fewer sizes, iterations and runs (minutes).
 QUICK ?= 0
 export QUICK
+# Seconds `make test` may take before it warns (CI stops at 5400).
+BUDGET ?= 3600
 # Parallel jobs of the kernel build.
 JOBS ?= $(shell nproc)
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 CONFIG_EXTRA := $(if $(filter 1,$(DEBUG)),$(TOP)/qemu/debug.config)
-export WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT STRESS_OPS FORCE UPDATE GOOD BAD JOBS TOP CONFIG_EXTRA TO SEND
+export FRESH BUDGET WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT STRESS_OPS FORCE UPDATE GOOD BAD JOBS TOP CONFIG_EXTRA TO SEND
 # ccache: rewrite absolute paths under $(WORK), so that builds of the
 # same commit hit the cache from any work directory.
 export CCACHE_BASEDIR := $(WORK)
@@ -110,11 +119,13 @@ help:
 	@echo '  send          - b4: enroll, cover letter, get_maintainer.pl; send or write WORK/outgoing'
 	@echo ''
 	@echo 'Tests:'
-	@echo '  test          - what CI runs: selftest, then the main job on the series head'
+	@echo '  test          - what CI runs: selftest, every commit built and booted, checks (FRESH=1: cold)'
+	@echo '  test-all      - test, plus the full make bench and more SMP shapes (beyond the CI budget)'
 	@echo '  selftest      - the driver'"'"'s own tests on a fake kernel tree (seconds)'
 	@echo ''
 	@echo 'Settings (make VAR=value): V=1 verbose, WORK= ($(WORK)), O=, REV=,'
-	@echo 'SMP=, MAXCPUS=, BOOT_TIMEOUT=, DEBUG=1, STRESS_OPS=, FORCE=1, UPDATE=1, GOOD=, BAD=, TO=, SEND=1.'
+	@echo 'SMP=, MAXCPUS=, BOOT_TIMEOUT=, DEBUG=1, STRESS_OPS=, FORCE=1, UPDATE=1, GOOD=, BAD=, TO=, SEND=1,'
+	@echo 'QUICK=1, FRESH=1, BUDGET=.'
 
 PHONY += deps
 deps:
@@ -183,5 +194,9 @@ selftest:
 PHONY += test
 test:
 	$(Q)$(TOP)/tests/ci.sh
+
+PHONY += test-all
+test-all:
+	$(Q)TEST_ALL=1 $(TOP)/tests/ci.sh
 
 .PHONY: $(PHONY)

@@ -15,12 +15,17 @@
 # goes to $WORK/bench/bench.md (and stdout), the plot of alloc+free cost
 # vs size to $WORK/bench/alloc-free.png.  Nothing is asserted: a figure
 # off target does not fail.  QUICK=1: fewer sizes, iterations and runs.
-# A kernel already built at the same commit is not rebuilt (REBUILD=1).
+# A kernel already built at the same commit is not rebuilt (REBUILD=1);
+# the head's is the main build ($O) when that holds it.  BENCH_BASE=none
+# measures the head alone (make test's smoke run: the module builds and
+# runs, the report is written; no base kernel is built).
 . "$(dirname "$0")/lib.sh"
 
 QUICK=${QUICK:-0}
 BENCH=${BENCH:-$WORK/bench}
 BENCH_BASE=${BENCH_BASE:-$(lock_get BASE_COMMIT)}
+tags="base head"
+[ "$BENCH_BASE" = none ] && tags=head
 BENCH_HEAD=${BENCH_HEAD:-$BRANCH}
 BENCH_SMP=${BENCH_SMP:-4}
 if [ "$QUICK" = 1 ]; then BENCH_RUNS=${BENCH_RUNS:-1}; else BENCH_RUNS=${BENCH_RUNS:-3}; fi
@@ -52,7 +57,12 @@ prepare() {
 	# build's, so that ccache (CCACHE_BASEDIR=$WORK) hits across them.
 	o=$BENCH/$tag/build
 	co=$BENCH/$tag/checkout
-	if [ "${REBUILD:-0}" != 1 ] && [ "$(cat "$o/.cpu-alloc-built" 2>/dev/null)" = "$id" ] &&
+	if [ "${REBUILD:-0}" != 1 ] && [ -z "${CONFIG_EXTRA:-}" ] && [ "$(cat "$O/.cpu-alloc-built" 2>/dev/null)" = "$id" ] &&
+		[ "$(git -C "$CHECKOUT" rev-parse HEAD 2>/dev/null)" = "$id" ]; then
+		# the main build holds this commit, with the same config
+		o=$O co=$CHECKOUT
+		info BUILT "$tag ${id:0:12} already in $o"
+	elif [ "${REBUILD:-0}" != 1 ] && [ "$(cat "$o/.cpu-alloc-built" 2>/dev/null)" = "$id" ] &&
 		[ "$(git -C "$co" rev-parse HEAD 2>/dev/null)" = "$id" ] &&
 		[ "$o/arch/x86/boot/bzImage" -nt "$TOP/qemu/cpu_alloc.config" ]; then
 		info BUILT "$tag ${id:0:12} already in $o"
@@ -78,6 +88,7 @@ prepare() {
 	EOT
 	"$gic" "$BENCH/list-$tag" >"$BENCH/initramfs-$tag.cpio"
 	echo "$id" >"$BENCH/commit-$tag"
+	echo "$o/arch/x86/boot/bzImage" >"$BENCH/image-$tag"
 }
 
 # run TAG KIND N: boot kernel TAG; KIND icount (1 CPU) or smp; results
@@ -96,7 +107,7 @@ run() {
 	# shellcheck disable=SC2086
 	vrun timeout -k 5 "$BENCH_TIMEOUT" "$QEMU" $accel -m "$MEM" -smp "$smp" \
 		-display none -monitor none -serial stdio -no-reboot \
-		-kernel "$BENCH/$tag/build/arch/x86/boot/bzImage" -initrd "$BENCH/initramfs-$tag.cpio" \
+		-kernel "$(cat "$BENCH/image-$tag")" -initrd "$BENCH/initramfs-$tag.cpio" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=7 kunit.enable=0 bench_quick=$QUICK bench_smp=$bsmp" \
 		${QEMU_EXTRA:-} </dev/null >"$log" 2>&1
 	rc=$?
@@ -110,10 +121,10 @@ run() {
 	info RAN "$tag $kind #$n in $(($(date +%s) - t0))s: $(grep -c . "$res") figures; log: $log"
 }
 
-prepare base "$BENCH_BASE"
+rm -f "$BENCH"/results-*.txt "$BENCH"/commit-*
+[ "$BENCH_BASE" = none ] || prepare base "$BENCH_BASE"
 prepare head "$BENCH_HEAD"
-rm -f "$BENCH"/results-*.txt
-for tag in base head; do
+for tag in $tags; do
 	run "$tag" icount 1
 	for i in $(seq 1 "$BENCH_RUNS"); do run "$tag" smp "$i"; done
 done
@@ -125,6 +136,8 @@ bench, runs, nsmp, quick, secs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys
 
 def load(path):
     d, order = {}, []
+    if not os.path.exists(path):
+        return d, order
     for line in open(path):
         w = line.split()
         if len(w) != 2 or w[0] in ("done", "end"):
@@ -190,8 +203,11 @@ b, h = fig["base"], fig["head"]
 out = []
 out.append("# make bench%s: base vs head" % (" QUICK=1" if quick == "1" else ""))
 out.append("")
+def commit(tag):
+    p = "%s/commit-%s" % (bench, tag)
+    return open(p).read().strip()[:12] if os.path.exists(p) else "none"
 out.append("base %s, head %s; instr: guest instructions per operation (QEMU -icount shift=0,sleep=off, 1 CPU);"
-           % (open(bench + "/commit-base").read().strip()[:12], open(bench + "/commit-head").read().strip()[:12]))
+           % (commit("base"), commit("head")))
 out.append("emulated wall ns: plain TCG -smp %s, median of %d run(s); bytes: per-cpu memory over all possible CPUs."
            % (nsmp, runs))
 out.append("Figures: <test>/<allocator>/<size B>/<variant>; pair = alloc+free pairs, batch-* = N allocs then N frees"

@@ -3,11 +3,15 @@
 # make bisect-check: build and boot every commit from the base to the
 # head of $BRANCH, the way ktest's patchcheck does.
 #
-# The base is built first and its compiler warnings are the baseline: a
-# commit fails when its build prints a warning the base does not have
-# (and that checkpatch/build-warnings.ignore does not list).  Results
-# are cached per commit id and per hash of what decides them (the config
-# fragments, the init and these scripts), so a re-run only does new
+# A commit fails when its build prints a compiler warning that the base
+# does not print (and checkpatch/build-warnings.ignore does not list).
+# The base is not built as a kernel: the files a warning names, and the
+# .c files the series touches, are compiled at the base in $BASE_O
+# (objects only) and what they print is the baseline.  After each build
+# sparse runs on the .c files the commit touches, in the same build
+# directory, for make check to judge (no second checkout, no rebuild).
+# Results are cached per commit id and per hash of what decides them
+# (the config fragments and the init), so a re-run only does new
 # commits (FRESH=1 ignores the cache).  Stops at the first failure,
 # with the path of its log.
 . "$(dirname "$0")/lib.sh"
@@ -32,8 +36,13 @@ row() { printf '%-12s  %-52.52s  %7s  %6s  %s\n' "$@"; }
 	row ------------ ---------------------------------------------------- ------- ------ -------
 } | tee "$table"
 
+# The baseline: the base's lines for every .c file the series touches.
+mapfile -t series_files < <(kgit diff --name-only --diff-filter=M "$base" "$head" -- '*.c')
+base_objs "${series_files[@]}"
+row "${base:0:12}" "$(kgit log -1 --format=%s "$base")" - - "BASE (objects only)" | tee -a "$table"
+
 fail=0
-for id in $base $(kgit rev-list --reverse "$base..$head"); do
+for id in $(kgit rev-list --reverse "$base..$head"); do
 	short=${id:0:12}
 	subj=$(kgit log -1 --format=%s "$id")
 	cache=$RESULTS/$id/bisect-$salt
@@ -49,17 +58,18 @@ for id in $base $(kgit rev-list --reverse "$base..$head"); do
 		break
 	fi
 	bs=$(cat "$RESULTS/$id/build-seconds")
-	if [ "$id" != "$base" ]; then
-		new=$(comm -23 "$RESULTS/$id/warnings" "$RESULTS/$base/warnings" |
-			{ if [ -s "$ignore" ]; then grep -v -F -f <(grep -v '^#' "$ignore") || true; else cat; fi; })
-		if [ -n "$new" ]; then
-			row "$short" "$subj" "$bs" "-" "NEW-WARNINGS" | tee -a "$table"
-			echo "$new" >&2
-			echo "log: $LOGS/build-$short.log" >&2
-			fail=1
-			break
-		fi
+	# the .c files a warning names get a baseline too
+	base_objs $(cut -d: -f1 "$RESULTS/$id/warnings" | sort -u)
+	new=$(comm -23 "$RESULTS/$id/warnings" <(base_lines warnings) |
+		{ if [ -s "$ignore" ]; then grep -v -F -f <(grep -v '^#' "$ignore") || true; else cat; fi; })
+	if [ -n "$new" ]; then
+		row "$short" "$subj" "$bs" "-" "NEW-WARNINGS" | tee -a "$table"
+		echo "$new" >&2
+		echo "log: $LOGS/build-$short.log" >&2
+		fail=1
+		break
 	fi
+	sparse_commit "$id"
 	if ! "$TOP/scripts/boot.sh" >"$LOGS/bisect-step.log" 2>&1; then
 		row "$short" "$subj" "$bs" "-" "BOOT-FAIL" | tee -a "$table"
 		cat "$LOGS/bisect-step.log" >&2

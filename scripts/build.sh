@@ -18,7 +18,6 @@
 REV=${REV:-$BRANCH}
 id=$(resolve "$REV")
 short=${id:0:12}
-FRAGMENTS="$TOP/qemu/cpu_alloc.config ${CONFIG_EXTRA:-}"
 
 mkdir -p "$LOGS" "$RESULTS/$id" "$O"
 log=$LOGS/build-$short.log
@@ -30,40 +29,22 @@ git -C "$CHECKOUT" checkout -q -f --detach "$id"
 start=$(date +%s)
 info BUILD "${REV} ($short) in $O"
 : >"$log"
-(
-	cd "$CHECKOUT"
-	# shellcheck disable=SC2086
-	vrun scripts/kconfig/merge_config.sh -n -O "$O" $FRAGMENTS
-) >"$LOGS/config-$short.log" 2>&1 || {
-	tail -n 20 "$LOGS/config-$short.log" >&2
-	die "configuring $short failed" "log: $LOGS/config-$short.log"
-}
-missing=
-for sym in $(sed -n 's/^Value requested for \(CONFIG_[A-Za-z0-9_]*\) not in final .config$/\1/p' "$LOGS/config-$short.log"); do
-	if git -C "$CHECKOUT" grep -qE "^(menu)?config ${sym#CONFIG_}\$" -- '*Kconfig*'; then
-		missing="$missing $sym"
-	fi
-done
-[ -z "$missing" ] || die "the config fragments ask for$missing, which the tree at $short does not allow" \
-	"see: $LOGS/config-$short.log (a dependency is missing from qemu/*.config)"
+configure "$CHECKOUT" "$O" "$LOGS/config-$short.log"
 
 # Fixed build identity: the same commit builds to the same image.
 export KBUILD_BUILD_TIMESTAMP
 KBUILD_BUILD_TIMESTAMP=$(git -C "$CHECKOUT" log -1 --format=%cD "$id")
 export KBUILD_BUILD_USER=cpu-alloc KBUILD_BUILD_HOST=qemu
 
-CCARG=
-command -v ccache >/dev/null && [ "${CCACHE:-1}" = 1 ] && CCARG="CC=ccache gcc"
 set +e
-vrun make -C "$CHECKOUT" O="$O" ${CCARG:+"$CCARG"} -j"${JOBS:-$(nproc)}" ${KBUILD_VERBOSE:+V=$KBUILD_VERBOSE} \
+kmake "$CHECKOUT" "$O" -j"${JOBS:-$(nproc)}" ${KBUILD_VERBOSE:+V=$KBUILD_VERBOSE} \
 	${BUILD_TARGETS:-all} >>"$log" 2>&1
 rc=$?
 set -e
 secs=$(( $(date +%s) - start ))
 # "file: warning: text", without line and column, sorted: comparable
 # across commits that move lines around.
-grep -aE '^[^ ]+:[0-9]+:[0-9]+: warning: ' "$log" |
-	sed -E 's/^([^:]+):[0-9]+:[0-9]+: warning: /\1: /' | sort -u >"$RESULTS/$id/warnings" || true
+diag_lines warning "$CHECKOUT" <"$log" >"$RESULTS/$id/warnings"
 echo "$secs" >"$RESULTS/$id/build-seconds"
 if [ $rc != 0 ]; then
 	echo "--- last lines of $log" >&2

@@ -9,9 +9,12 @@
 # (--strict) are reported and counted, not fatal.
 #
 # sparse: for each commit, the .c files it touches that the configuration
-# builds are checked with C=2 at the commit and at the base, in $O.  A
-# sparse warning that the base does not print for that file (and
-# checkpatch/sparse.ignore does not list) fails.  SPARSE=0 skips this half.
+# builds are checked with C=2 at the commit (in $O, right after its
+# build: make bisect-check does this as it goes, and make check builds
+# a commit bisect-check has not done) and at the base (objects only, in
+# $BASE_O).  A sparse warning that the base does not print (and
+# checkpatch/sparse.ignore does not list) fails.  SPARSE=0 skips this
+# half.
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$SRC/.git" ] || die "no kernel work tree at $SRC" "run: make tree"
@@ -55,45 +58,34 @@ for p in "$COMMITS"/*.patch; do
 done
 [ $np = 0 ] && info OK "checkpatch: no patches in commits/"
 
-# sparse_files ID FILES...: "file: message" lines of sparse at commit ID.
-sparse_files() {
-	local id=$1
-	shift
-	git -C "$CHECKOUT" checkout -q -f --detach "$id"
-	local objs=() f
-	for f in "$@"; do
-		[ -f "$CHECKOUT/$f" ] && objs+=("${f%.c}.o")
-	done
-	[ ${#objs[@]} = 0 ] && return 0
-	make -C "$CHECKOUT" O="$O" C=2 CHECK="sparse" -j"${JOBS:-2}" -k "${objs[@]}" 2>&1 |
-		grep -aE '^[^ ]+:[0-9]+:[0-9]+: (warning|error): ' |
-		sed -E 's/^([^:]+):[0-9]+:[0-9]+: /\1: /' | sort -u || true
-}
-
 if [ "${SPARSE:-1}" = 1 ] && [ $np -gt 0 ]; then
 	command -v sparse >/dev/null || die "sparse is not installed" "run: make deps"
 	lock_dir "$CHECKOUT"
-	# the head's objects tell which files the configuration builds
-	REV=$BRANCH "$TOP/scripts/build.sh"
 	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
 		short=${id:0:12}
-		mapfile -t touched < <(kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$id" -- '*.c')
+		d=$(sparse_dir "$id")
+		# make bisect-check ran sparse after its build of the commit;
+		# otherwise the commit is built here (ccache makes that cheap)
+		if [ ! -f "$d/lines" ]; then
+			REV=$id "$TOP/scripts/build.sh" >"$LOGS/check-build-$short.log" 2>&1 || {
+				tail -n 20 "$LOGS/check-build-$short.log" >&2
+				die "cannot build $short for sparse" "log: $LOGS/check-build-$short.log"
+			}
+			sparse_commit "$id"
+		fi
 		# Only what this configuration builds: sparse on a file the
 		# config leaves out checks nonsense (mm/kmemleak.c without
 		# DEBUG_KMEMLEAK redefines the header's stubs).
-		files=() skipped=()
-		for f in "${touched[@]}"; do
-			if [ -f "$O/${f%.c}.o" ]; then files+=("$f"); else skipped+=("$f"); fi
-		done
-		[ ${#skipped[@]} = 0 ] ||
-			info SKIP "sparse $short: ${skipped[*]} not built by this configuration"
-		if [ ${#files[@]} = 0 ]; then
+		[ -s "$d/skipped" ] &&
+			info SKIP "sparse $short: $(tr '\n' ' ' <"$d/skipped")not built by this configuration"
+		if [ ! -s "$d/files" ]; then
 			info OK "sparse $short: no built .c file touched"
 			continue
 		fi
-		sparse_files "$base" "${files[@]}" >"$LOGS/sparse-base-$short.txt"
-		sparse_files "$id" "${files[@]}" >"$LOGS/sparse-$short.txt"
-		new=$(comm -23 "$LOGS/sparse-$short.txt" "$LOGS/sparse-base-$short.txt" |
+		mapfile -t files <"$d/files"
+		base_objs "${files[@]}"
+		cp "$d/lines" "$LOGS/sparse-$short.txt"
+		new=$(comm -23 "$d/lines" <(base_lines sparse) |
 			grep -v -F -f <(grep -v '^#' "$TOP/checkpatch/sparse.ignore"; echo '#none#') || true)
 		if [ -n "$new" ]; then
 			info FAIL "sparse $short: new warnings in ${files[*]}"

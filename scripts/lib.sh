@@ -85,3 +85,160 @@ resolve() {
 	kgit rev-parse --verify -q "$1^{commit}" ||
 		die "unknown revision '$1' in $SRC" "see: git -C $SRC log --oneline $(lock_get BASE_COMMIT)..$BRANCH"
 }
+
+# --- configuring and compiling a kernel tree --------------------------
+
+# The config fragments merged onto allnoconfig: the boot config, and
+# $CONFIG_EXTRA (qemu/debug.config with DEBUG=1).
+FRAGMENTS="$TOP/qemu/cpu_alloc.config ${CONFIG_EXTRA:-}"
+# Where the base's objects are compiled for the warning baselines of
+# make bisect-check and make check (never a whole kernel).
+BASE_O=${BASE_O:-$WORK/build-base}
+BASE_CHECKOUT=${BASE_CHECKOUT:-$WORK/checkout-base}
+
+# kmake DIR O ARGS...: the kernel's make in source tree DIR, output in
+# O, with ccache unless CCACHE=0.
+kmake() {
+	local dir=$1 o=$2
+	shift 2
+	local cc=()
+	command -v ccache >/dev/null && [ "${CCACHE:-1}" = 1 ] && cc=("CC=ccache gcc")
+	vrun make -C "$dir" O="$o" "${cc[@]}" "$@"
+}
+
+# configure DIR O LOG: allnoconfig plus $FRAGMENTS in O, by the tree's
+# own merge_config.sh.  A requested symbol that the tree defines but the
+# result lacks fails (a dependency is missing from the fragments); one
+# the tree does not define yet (CONFIG_CPU_ALLOC on the base) is skipped.
+configure() {
+	local dir=$1 o=$2 log=$3 sym missing=
+	mkdir -p "$o"
+	# shellcheck disable=SC2086
+	(cd "$dir" && vrun scripts/kconfig/merge_config.sh -n -O "$o" $FRAGMENTS) >"$log" 2>&1 || {
+		tail -n 20 "$log" >&2
+		die "configuring $dir in $o failed" "log: $log"
+	}
+	for sym in $(sed -n 's/^Value requested for \(CONFIG_[A-Za-z0-9_]*\) not in final .config$/\1/p' "$log"); do
+		if git -C "$dir" grep -qE "^(menu)?config ${sym#CONFIG_}\$" -- '*Kconfig*'; then
+			missing="$missing $sym"
+		fi
+	done
+	[ -z "$missing" ] || die "the config fragments ask for$missing, which the tree in $dir does not allow" \
+		"see: $log (a dependency is missing from qemu/*.config)"
+}
+
+# diag_lines KIND DIR: the compiler's warning lines (KIND warning) or
+# sparse's (KIND sparse: "file: warning|error: message") of the build
+# log on stdin as "file: message", without line and column and with the
+# source directory DIR stripped (gcc sees it absolute, or as ../DIR/
+# under ccache's CCACHE_BASEDIR), sorted: comparable across commits that
+# move lines around and across checkouts.
+diag_lines() {
+	local re='warning' keep=
+	[ "$1" = sparse ] && re='(warning|error)' keep='\2: '
+	grep -aE "^[^ ]+:[0-9]+:[0-9]+: $re: " |
+		sed -E -e "s|^$2/||" -e "s|^(\.\./)+${2##*/}/||" -e "s/^([^:]+):[0-9]+:[0-9]+: $re: /\\1: $keep/" |
+		sort -u || true
+}
+
+# built_objs O FILES...: those of the .c FILES whose object the build
+# in O made (the configuration builds them), one a line.
+built_objs() {
+	local o=$1 f
+	shift
+	for f in "$@"; do
+		case "$f" in *.c) [ -f "$o/${f%.c}.o" ] && echo "$f" ;; esac
+	done
+	return 0
+}
+
+# sparse_objs DIR O FILES...: sparse (C=2) on the objects of the .c
+# FILES in the configured build O of DIR, "file: message" lines.
+# Objects that are up to date are not rebuilt: only the checker runs.
+sparse_objs() {
+	local dir=$1 o=$2 f objs=()
+	shift 2
+	for f in "$@"; do objs+=("${f%.c}.o"); done
+	[ ${#objs[@]} = 0 ] && return 0
+	command -v sparse >/dev/null || die "sparse is not installed" "run: make deps"
+	kmake "$dir" "$o" C=2 CHECK=sparse -j"${JOBS:-2}" -k "${objs[@]}" 2>&1 |
+		diag_lines sparse "$dir"
+}
+
+# base_dir: where base_objs keeps the baseline of the base's objects
+# for the current config fragments.
+base_dir() {
+	echo "$RESULTS/$(lock_get BASE_COMMIT)/objs-$(cat $FRAGMENTS | sha256sum | cut -c1-16)"
+}
+
+# base_objs FILES...: compile the .c FILES that exist at the base in
+# $BASE_O (a configured base tree; no kernel is linked), with the
+# compiler and with sparse, and add what they print to the baseline in
+# $(base_dir): "compiled" (the files), "warnings" and "sparse".  Files
+# compiled before are not compiled again.  Prints nothing.
+base_objs() {
+	local base dir f todo=() objs=()
+	base=$(lock_get BASE_COMMIT)
+	dir=$(base_dir)
+	mkdir -p "$dir" "$LOGS"
+	touch "$dir/compiled" "$dir/warnings" "$dir/sparse"
+	for f in "$@"; do
+		case "$f" in *.c) ;; *) continue ;; esac
+		grep -qxF "$f" "$dir/compiled" || todo+=("$f")
+	done
+	[ ${#todo[@]} = 0 ] && return 0
+	worktree "$BASE_CHECKOUT" "$base"
+	git -C "$BASE_CHECKOUT" checkout -q -f --detach "$base"
+	if [ "$(cat "$BASE_O/.cpu-alloc-configured" 2>/dev/null)" != "${dir##*/}" ]; then
+		info CONFIG "base ${base:0:12} in $BASE_O (objects only, no kernel)"
+		configure "$BASE_CHECKOUT" "$BASE_O" "$LOGS/config-base-objs.log"
+		echo "${dir##*/}" >"$BASE_O/.cpu-alloc-configured"
+	fi
+	for f in "${todo[@]}"; do
+		# a file the series adds has no baseline: nothing to compile
+		[ -f "$BASE_CHECKOUT/$f" ] || continue
+		objs+=("$f")
+		rm -f "$BASE_O/${f%.c}.o"
+	done
+	if [ ${#objs[@]} != 0 ]; then
+		info BASE "compiling ${#objs[@]} files at the base for the warning baseline"
+		kmake "$BASE_CHECKOUT" "$BASE_O" -j"${JOBS:-2}" -k "${objs[@]/%.c/.o}" \
+			>"$LOGS/base-objs.log" 2>&1 || true
+		{ cat "$dir/warnings"; diag_lines warning "$BASE_CHECKOUT" <"$LOGS/base-objs.log"; } |
+			sort -u >"$dir/warnings.new" && mv "$dir/warnings.new" "$dir/warnings"
+		{ cat "$dir/sparse"; sparse_objs "$BASE_CHECKOUT" "$BASE_O" "${objs[@]}"; } |
+			sort -u >"$dir/sparse.new" && mv "$dir/sparse.new" "$dir/sparse"
+	fi
+	printf '%s\n' "${todo[@]}" >>"$dir/compiled"
+}
+
+# base_lines KIND: the baseline's KIND lines (warnings or sparse).
+base_lines() {
+	cat "$(base_dir)/$1" 2>/dev/null || true
+}
+
+# sparse_dir ID: where sparse_commit keeps its results for commit ID.
+sparse_dir() {
+	echo "$RESULTS/$1/sparse-$(cat $FRAGMENTS | sha256sum | cut -c1-16)"
+}
+
+# sparse_commit ID: sparse on the .c files that commit ID touches and
+# the configuration builds, in $O, which must hold the build of ID
+# (scripts/build.sh).  Keeps "files", "skipped" (touched, not built)
+# and "lines" in $(sparse_dir ID), and compiles the same files at the
+# base for the baseline.  make check judges the result.
+sparse_commit() {
+	local id=$1 d f touched files
+	[ "${SPARSE:-1}" = 1 ] || return 0
+	[ "$(cat "$O/.cpu-alloc-built" 2>/dev/null)" = "$id" ] ||
+		die "$O does not hold the build of ${id:0:12}" "run: make build REV=$id"
+	d=$(sparse_dir "$id")
+	mkdir -p "$d"
+	mapfile -t touched < <(kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$id" -- '*.c')
+	built_objs "$O" "${touched[@]}" >"$d/files"
+	for f in "${touched[@]}"; do grep -qxF "$f" "$d/files" || echo "$f"; done >"$d/skipped"
+	mapfile -t files <"$d/files"
+	sparse_objs "$CHECKOUT" "$O" "${files[@]}" >"$d/lines.new"
+	mv "$d/lines.new" "$d/lines"
+	base_objs "${files[@]}"
+}

@@ -24,7 +24,7 @@ git config --file "$TMP/gitconfig" user.name "Selftest"
 git config --file "$TMP/gitconfig" user.email "selftest@example.org"
 git config --file "$TMP/gitconfig" init.defaultBranch main
 unset V O SRC WORK REV BRANCH SMP MAXCPUS BOOT_TIMEOUT STRESS_OPS DEBUG FORCE UPDATE GOOD BAD CONFIG_EXTRA CCACHE_BASEDIR \
-	CPU_ALLOC_DEFAULT_O CPU_ALLOC_DEFAULT_TIMEOUT
+	CPU_ALLOC_DEFAULT_O CPU_ALLOC_DEFAULT_TIMEOUT FRESH BUDGET TEST_ALL SELFTEST_ARGS QUICK
 
 # The fake package: the fake tree packed as Debian packs linux-source.
 PKGDIR=$TMP/pkg
@@ -332,11 +332,13 @@ test_bisect_check_table_and_cache() {
 	commit_in_tree "mm: cpu_alloc: one" a "1" && commit_in_tree "mm: cpu_alloc: two" b "2" &&
 		expect_ok mk export || return 1
 	expect_ok mk bisect-check && says "mm: cpu_alloc: two" || return 1
-	[ "$(grep -c ' PASS$' "$T/out")" = 3 ] || { echo "want 3 PASS rows"; cat "$T/out"; return 1; }
+	[ "$(grep -c ' PASS$' "$T/out")" = 2 ] || { echo "want 2 PASS rows"; cat "$T/out"; return 1; }
+	# the base is compiled as objects only, never built or booted
+	says "BASE (objects only)" && [ ! -e "$W/build-base/arch/x86/boot/bzImage" ] || return 1
 	# cached: a second run builds nothing
 	expect_ok mk bisect-check || return 1
 	! grep -q BUILD "$T/out" || return 1
-	ls "$W"/logs/build-*.log | wc -l | grep -qx 3
+	ls "$W"/logs/build-*.log | wc -l | grep -qx 2
 }
 
 test_bisect_check_stops_at_boot_failure() {
@@ -349,14 +351,16 @@ test_bisect_check_stops_at_boot_failure() {
 
 test_bisect_check_new_warning() {
 	expect_ok mk tree || return 1
-	printf 'mm/old.c: unused variable x\n' >"$W/linux/warnings"
-	git -C "$W/linux" add -f warnings && git -C "$W/linux" commit -q --amend --no-edit 2>/dev/null
-	# the base's own warning is not new; a commit adding one is
-	git -C "$W/linux" reset -q --hard base
-	commit_in_tree "mm: cpu_alloc: warns" warnings "mm/new.c: unused variable y" && expect_ok mk export || return 1
-	expect_fail "new warning" mk bisect-check && says "NEW-WARNINGS" && says "mm/new.c: unused variable y" || return 1
+	# the fake base warns about kernel/fake.c (its file "warnings"):
+	# compiled at the base as an object, that is not new; a commit
+	# adding a warning is
+	commit_in_tree "mm: cpu_alloc: warns" warnings "$(cat "$W/linux/warnings")
+kernel/fake.c: unused variable y" && expect_ok mk export || return 1
+	expect_fail "new warning" mk bisect-check && says "NEW-WARNINGS" && says "kernel/fake.c: unused variable y" || return 1
+	! says "unused variable x" >/dev/null || { echo "the base's warning counted as new"; return 1; }
+	grep -qx "kernel/fake.c: unused variable x" "$W"/results/*/objs-*/warnings || return 1
 	# listed in the ignore file, it passes
-	echo "mm/new.c: unused variable y" >>"$R/checkpatch/build-warnings.ignore"
+	echo "kernel/fake.c: unused variable y" >>"$R/checkpatch/build-warnings.ignore"
 	expect_ok mk bisect-check
 }
 
@@ -467,6 +471,30 @@ test_send_without_mail_config() {
 	grep -q '^Subject: \[PATCH 0/2\] cpu_alloc: a per-cpu' "$W"/outgoing/* || { grep -h Subject "$W"/outgoing/*; return 1; }
 }
 
+# make test prints the time of each step and its total, and warns past
+# its budget, naming the slowest steps.
+test_ci_times_and_budget() {
+	cp -r "$HERE/fake" "$R/tests/"
+	expect_ok mk test QUICK=1 SELFTEST_ARGS=help && says "step times (s):" && says "total (" || return 1
+	! says "over its budget" >/dev/null || return 1
+	expect_ok mk test QUICK=1 SELFTEST_ARGS=help BUDGET=0 &&
+		says "warning: make test took" && says "Slowest steps: selftest" && says "1 passed, 0 failed"
+}
+
+# FRESH=1: a new WORK with an empty ccache; never a directory it did
+# not make.
+test_ci_fresh() {
+	cp -r "$HERE/fake" "$R/tests/"
+	mkdir -p "$W" && echo keep >"$W/precious"
+	expect_fail "fresh over a used WORK" mk test FRESH=1 QUICK=1 SELFTEST_ARGS=help &&
+		says "FRESH=1 would empty $W" && [ -f "$W/precious" ] || return 1
+	local f=$T/fresh
+	expect_ok make --no-print-directory -C "$R" test FRESH=1 QUICK=1 SELFTEST_ARGS=help WORK="$f" &&
+		says "empty CCACHE_DIR=$f/ccache" && [ -f "$f/.cpu-alloc-fresh" ] || return 1
+	# a second fresh run may reuse what the first made
+	expect_ok make --no-print-directory -C "$R" test FRESH=1 QUICK=1 SELFTEST_ARGS=help WORK="$f"
+}
+
 test_am_check() {
 	expect_ok mk tree || return 1
 	commit_in_tree "mm: cpu_alloc: one" a "1" && expect_ok mk export || return 1
@@ -478,8 +506,19 @@ test_am_check() {
 
 # --- the runner ------------------------------------------------------
 
-names=("$@")
-[ ${#names[@]} = 0 ] && mapfile -t names < <(declare -F | awk '{print $3}' | grep '^test_' | sed 's/^test_//')
+# The suites of their own (tests/<suite>.sh, one "ok - "/"not ok - "
+# line per case, exit status 1 on a failure): the Coccinelle engine on
+# C fixtures, am-check's parsing.  They run with the whole selftest, or
+# when named like a test ("tests/run.sh cocci").
+SUITES="cocci am-check"
+names=() suites=()
+for n in "$@"; do
+	case " $SUITES " in *" $n "*) suites+=("$n") ;; *) names+=("$n") ;; esac
+done
+if [ $# = 0 ]; then
+	mapfile -t names < <(declare -F | awk '{print $3}' | grep '^test_' | sed 's/^test_//')
+	read -r -a suites <<<"$SUITES"
+fi
 start=$SECONDS
 for n in "${names[@]}"; do
 	T=$TMP/$n
@@ -494,6 +533,17 @@ for n in "${names[@]}"; do
 		sed 's/^/    # /' "$T.log" | tail -n 30
 	fi
 	rm -rf "$T"
+done
+for s in "${suites[@]}"; do
+	[ -x "$HERE/$s.sh" ] || continue
+	out=$("$HERE/$s.sh" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | sed -n -E "s/^(not )?ok - /&$s: /p"
+	p=$(printf '%s\n' "$out" | grep -c '^ok - ')
+	f=$(printf '%s\n' "$out" | grep -c '^not ok - ')
+	[ $rc != 0 ] && [ "$f" = 0 ] && f=1
+	[ "$f" = 0 ] || { printf '%s\n' "$out" | tail -n 30 | sed 's/^/    # /'; failures="$failures $s"; }
+	passed=$((passed + p)) failed=$((failed + f))
 done
 echo "selftest: $(( SECONDS - start ))s${failures:+, failed:$failures}"
 echo "$passed passed, $failed failed"
