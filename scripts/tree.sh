@@ -35,14 +35,18 @@ check_tarball() {
 		    "the package is not the one the lock pins; reinstall it or run: make relock"
 }
 
-# import DIR: unpack the tarball into DIR and commit it; prints the id.
-import() {
-	local dir=$1 tmp top
+# import_tarball TARBALL DIR SUBJECT BODY: unpack TARBALL (one top-level
+# directory) into DIR and commit its bytes exactly, with the fixed
+# identity and date; prints the commit id.  The same tarball and message
+# give the same id on every machine.  make am-check imports plain 6.1.y
+# tarballs with it too (tree.sh import-tarball).
+import_tarball() {
+	local tarball=$1 dir=$2 subject=$3 body=$4 top
 	rm -rf "$dir.tmp"
 	mkdir -p "$dir.tmp"
-	tar -C "$dir.tmp" -xf "$TARBALL"
+	tar -C "$dir.tmp" -xf "$tarball"
 	top=$(ls "$dir.tmp")
-	[ "$(echo "$top" | wc -l)" = 1 ] || die "$TARBALL does not hold one top-level directory"
+	[ "$(echo "$top" | wc -l)" = 1 ] || die "$tarball does not hold one top-level directory"
 	mv "$dir.tmp/$top" "$dir"
 	rmdir "$dir.tmp"
 	git -C "$dir" init -q -b base-import
@@ -52,9 +56,88 @@ import() {
 	git -C "$dir" add -f -A .
 	GIT_AUTHOR_NAME="$BASE_IDENT_NAME" GIT_AUTHOR_EMAIL="$BASE_IDENT_EMAIL" \
 	GIT_AUTHOR_DATE="$BASE_IDENT_DATE" GIT_COMMITTER_DATE="$BASE_IDENT_DATE" \
-		git -C "$dir" commit -q --no-verify -m "Import $PKG $VER" \
-		    -m "The unmodified contents of $(basename "$TARBALL") from the Debian package $PKG $VER."
+		git -C "$dir" commit -q --no-verify -m "$subject" -m "$body"
 	git -C "$dir" rev-parse HEAD
+}
+
+# import_tarball_fast TARBALL REPO SUBJECT BODY: the same commit as
+# import_tarball (same tree, identity, date and message, so the same id),
+# written by git fast-import straight from the tarball into the git
+# repository REPO (made if missing) on no branch: nothing is unpacked on
+# disk, and blobs REPO holds already are not written again, so a second
+# 6.1.y costs seconds.  Prints the id.  make am-check uses it (and checks
+# it against kernel-base.lock on the pinned tarball).
+import_tarball_fast() {
+	local tarball=$1 repo=$2 subject=$3 body=$4 py when
+	py=python3
+	[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+	[ -d "$repo/.git" ] || {
+		git init -q -b base-import "$repo"
+		git -C "$repo" config core.autocrlf false
+		git -C "$repo" config gc.auto 0
+	}
+	when=$(date -u -d "$BASE_IDENT_DATE" +%s) || die "cannot read the date $BASE_IDENT_DATE"
+	# The tarball's one top-level directory is the tree's root; a file
+	# is 100755 if its owner may run it (as git add records it), a
+	# symlink 120000, a hard link the blob of its target.
+	"$py" - "$tarball" "$BASE_IDENT_NAME <$BASE_IDENT_EMAIL> $when +0000" "$subject
+
+$body
+" <<'EOF' | git -C "$repo" fast-import --quiet || { die "importing $tarball failed"; }
+import sys, tarfile
+tarball, ident, msg = sys.argv[1], sys.argv[2], sys.argv[3].encode()
+out = sys.stdout.buffer
+files, mark, top, seen = [], 0, None, {}
+def rel(name):
+    global top
+    parts = name.split("/")
+    if top is None:
+        top = parts[0]
+    if parts[0] != top:
+        sys.exit("%s does not hold one top-level directory" % tarball)
+    return "/".join(p for p in parts[1:] if p not in ("", "."))
+def blob(data):
+    global mark
+    mark += 1
+    out.write(b"blob\nmark :%d\ndata %d\n" % (mark, len(data)))
+    out.write(data)
+    out.write(b"\n")
+    return mark
+with tarfile.open(tarball, "r|*") as t:
+    for m in t:
+        path = rel(m.name)
+        if not path or m.isdir():
+            continue
+        if m.issym():
+            files.append((b"120000", blob(m.linkname.encode()), path))
+        elif m.islnk():
+            target = rel(m.linkname)
+            mode, mk = seen[target]
+            files.append((mode, mk, path))
+        elif m.isreg():
+            mode = b"100755" if m.mode & 0o100 else b"100644"
+            mk = blob(t.extractfile(m).read())
+            seen[path] = (mode, mk)
+            files.append((mode, mk, path))
+out.write(b"reset refs/cpu-alloc/import\n")
+out.write(b"commit refs/cpu-alloc/import\nmark :%d\n" % (mark + 1))
+out.write(b"author %s\ncommitter %s\n" % (ident.encode(), ident.encode()))
+out.write(b"data %d\n%s\n" % (len(msg), msg))
+for mode, mk, path in files:
+    p = path.encode("utf-8", "surrogateescape")
+    if p.startswith(b'"') or b"\n" in p:
+        p = b'"' + p.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n") + b'"'
+    out.write(b"M %s :%d %s\n" % (mode, mk, p))
+out.write(b"\n")
+EOF
+	git -C "$repo" rev-parse refs/cpu-alloc/import
+	git -C "$repo" update-ref -d refs/cpu-alloc/import
+}
+
+# import DIR: the pinned tarball into DIR; prints the id.
+import() {
+	import_tarball "$TARBALL" "$1" "Import $PKG $VER" \
+		"The unmodified contents of $(basename "$TARBALL") from the Debian package $PKG $VER."
 }
 
 cmd=${1:-tree}
@@ -63,6 +146,21 @@ import-only)
 	# Used by make relock: import into $2 and print the base commit id.
 	check_tarball
 	import "$2"
+	exit 0
+	;;
+import-tarball)
+	# Used by make am-check: import-tarball TARBALL DIR SUBJECT BODY.
+	[ $# = 5 ] || die "usage: tree.sh import-tarball TARBALL DIR SUBJECT BODY"
+	[ -f "$2" ] || die "no tarball $2"
+	[ ! -e "$3" ] || die "$3 exists already"
+	import_tarball "$2" "$3" "$4" "$5"
+	exit 0
+	;;
+import-fast)
+	# Used by make am-check: import-fast TARBALL REPO SUBJECT BODY.
+	[ $# = 5 ] || die "usage: tree.sh import-fast TARBALL REPO SUBJECT BODY"
+	[ -f "$2" ] || die "no tarball $2"
+	import_tarball_fast "$2" "$3" "$4" "$5"
 	exit 0
 	;;
 esac
