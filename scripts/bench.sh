@@ -21,7 +21,6 @@
 # runs, the report is written; no base kernel is built).
 . "$(dirname "$0")/lib.sh"
 
-QUICK=${QUICK:-0}
 BENCH=${BENCH:-$WORK/bench}
 BENCH_BASE=${BENCH_BASE:-$(lock_get BASE_COMMIT)}
 tags="base head"
@@ -30,8 +29,6 @@ BENCH_HEAD=${BENCH_HEAD:-$BRANCH}
 BENCH_SMP=${BENCH_SMP:-4}
 if [ "$QUICK" = 1 ]; then BENCH_RUNS=${BENCH_RUNS:-1}; else BENCH_RUNS=${BENCH_RUNS:-3}; fi
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-1200}
-QEMU=${QEMU:-qemu-system-x86_64}
-MEM=${MEM:-512M}
 
 [ -d "$SRC/.git" ] || die "no kernel work tree at $SRC" "run: make tree"
 command -v "$QEMU" >/dev/null || die "$QEMU not found" "run: make deps"
@@ -57,7 +54,7 @@ prepare() {
 	# build's, so that ccache (CCACHE_BASEDIR=$WORK) hits across them.
 	o=$BENCH/$tag/build
 	co=$BENCH/$tag/checkout
-	if [ "${REBUILD:-0}" != 1 ] && [ -z "${CONFIG_EXTRA:-}" ] && [ "$(cat "$O/.cpu-alloc-built" 2>/dev/null)" = "$id" ] &&
+	if [ "${REBUILD:-0}" != 1 ] && [ -z "$CONFIG_EXTRA" ] && [ "$(cat "$O/.cpu-alloc-built" 2>/dev/null)" = "$id" ] &&
 		[ "$(git -C "$CHECKOUT" rev-parse HEAD 2>/dev/null)" = "$id" ]; then
 		# the main build holds this commit, with the same config
 		o=$O co=$CHECKOUT

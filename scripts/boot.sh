@@ -21,14 +21,6 @@
 # fails.  The whole console log is kept in $LOGS.  Exit status: 0 PASS.
 . "$(dirname "$0")/lib.sh"
 
-SMP=${SMP:-4}
-MAXCPUS=${MAXCPUS:-$SMP}
-EXPECT_CPUS=${EXPECT_CPUS:-$SMP}
-MEM=${MEM:-512M}
-BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
-QEMU=${QEMU:-qemu-system-x86_64}
-KVM=${KVM:-0}
-
 image=$O/arch/x86/boot/bzImage
 [ -f "$image" ] || die "no kernel image $image" "run: make build"
 id=$(cat "$O/.cpu-alloc-built" 2>/dev/null || echo unknown)
@@ -80,7 +72,7 @@ config_has() { grep -q "^$1=y" "$O/.config" 2>/dev/null; }
 # none with STRESS_OPS=0.
 append="console=ttyS0 panic=-1 oops=panic loglevel=7 expect_cpus=$EXPECT_CPUS cpu_alloc_users=$users ${APPEND:-}"
 [ "$MAXCPUS" != "$SMP" ] && append="$append possible_cpus=$MAXCPUS"
-[ -n "${STRESS_OPS:-}" ] && append="$append cpu_alloc_stress=$STRESS_OPS"
+[ -n "$STRESS_OPS" ] && append="$append cpu_alloc_stress=$STRESS_OPS"
 
 info BOOT "$short -smp $SMP,maxcpus=$MAXCPUS (timeout ${BOOT_TIMEOUT}s)"
 start=$(date +%s.%N)

@@ -6,17 +6,88 @@
 
 set -euo pipefail
 
+# --- the settings ---------------------------------------------------
+#
+# Every setting of the driver and its default, in one place: the
+# Makefile sets none, it only passes on what `make VAR=value` says.  A
+# value from the environment (or make's command line) wins; the derived
+# defaults (O, BOOT_TIMEOUT, CONFIG_EXTRA from DEBUG) are worked out
+# here, and are not exported: a script run by another one (a nested
+# make, build.sh from bisect-check.sh) works them out again from its
+# own DEBUG.  `make help` describes them; tests/run.sh clears them all.
+CPU_ALLOC_SETTINGS="V WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT DEBUG STRESS_OPS FORCE UPDATE
+	GOOD BAD QUICK FRESH BUDGET JOBS TO SEND CONFIG_EXTRA LOCK COMMITS LOGS CHECKOUT RESULTS
+	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR"
+
 # The repository this driver lives in.
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 LOCK=${LOCK:-$TOP/kernel-base.lock}
 COMMITS=${COMMITS:-$TOP/commits}
-WORK=${WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/cpu-alloc}
+# 1: show every command.
+V=${V:-0}
+# 1: `make test` measures a fresh machine: a WORK of its own, emptied
+# first, with an empty ccache directory in it (bisect-check: ignore the
+# results cached by commit id).
+FRESH=${FRESH:-0}
+# Where the kernel work tree, builds, logs and results live (outside
+# the repository).
+if [ "$FRESH" = 1 ]; then WORK=${WORK:-$HOME/.cache/cpu-alloc-fresh}; fi
+WORK=${WORK:-$HOME/.cache/cpu-alloc}
+# The kernel git work tree made by `make tree`, and its branch that
+# holds the series.
 SRC=${SRC:-$WORK/linux}
 BRANCH=${BRANCH:-cpu-alloc}
+# The commit to build or boot: any revision of $SRC; empty means the
+# head of $BRANCH.
+REV=${REV:-}
+# 1: also merge qemu/debug.config (lockdep, KASAN, kmemleak, ...).
+DEBUG=${DEBUG:-0}
+# The config fragments added to qemu/cpu_alloc.config (bench.sh sets it
+# empty for its own builds).
+[ "$DEBUG" = 1 ] && debug=1 || debug=
+CONFIG_EXTRA=${CONFIG_EXTRA-${debug:+$TOP/qemu/debug.config}}
+# The kernel build directory (the kernel's own O=); DEBUG=1 builds have
+# their own, so that switching does not rebuild everything.
+O=${O:-$WORK/build${debug:+-debug}}
 LOGS=${LOGS:-$WORK/logs}
-O=${O:-$WORK/build}
 CHECKOUT=${CHECKOUT:-$WORK/checkout}
 RESULTS=${RESULTS:-$WORK/results}
+# Parallel jobs of the kernel build.
+JOBS=${JOBS:-$(nproc)}
+# CPUs online in the guest, CPUs possible (maxcpus), and the CPUs the
+# kernel must bring up.
+SMP=${SMP:-4}
+MAXCPUS=${MAXCPUS:-$SMP}
+EXPECT_CPUS=${EXPECT_CPUS:-$SMP}
+# Seconds before a boot that has not ended counts as hung (a debug
+# kernel's stress test takes minutes under TCG).
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-${debug:+900}}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
+unset debug
+# Operations of the guest's cpu_alloc stress test; empty: 10^6; 0 skips it.
+STRESS_OPS=${STRESS_OPS:-}
+# The emulator, the guest's memory, and KVM instead of TCG (KVM=1).
+QEMU=${QEMU:-qemu-system-x86_64}
+MEM=${MEM:-512M}
+KVM=${KVM:-0}
+# 1: let `make tree` throw away a branch that differs from commits/.
+FORCE=${FORCE:-0}
+# 1: `make regen` rewrites the generated commits instead of checking.
+UPDATE=${UPDATE:-0}
+# The good and bad ends of `make bisect`.
+GOOD=${GOOD:-}
+BAD=${BAD:-}
+# 1: `make bench` runs fewer sizes, iterations and runs (minutes).
+QUICK=${QUICK:-0}
+# Seconds `make test` may take before it warns (CI stops at 5400).
+BUDGET=${BUDGET:-3600}
+# Where `make send` mails the series (added to get_maintainer.pl's
+# list), and 1: really send, where a mail configuration exists.
+TO=${TO:-}
+SEND=${SEND:-0}
+# ccache: rewrite absolute paths under $WORK, so that builds of the
+# same commit hit the cache from any work directory.
+export CCACHE_BASEDIR=$WORK
 
 # Fixed identity of the imported base commit: the same tarball gives the
 # same commit id on every machine.
@@ -161,7 +232,7 @@ sparse_objs() {
 	for f in "$@"; do objs+=("${f%.c}.o"); done
 	[ ${#objs[@]} = 0 ] && return 0
 	command -v sparse >/dev/null || die "sparse is not installed" "run: make deps"
-	kmake "$dir" "$o" C=2 CHECK=sparse -j"${JOBS:-2}" -k "${objs[@]}" 2>&1 |
+	kmake "$dir" "$o" C=2 CHECK=sparse -j"$JOBS" -k "${objs[@]}" 2>&1 |
 		diag_lines sparse "$dir"
 }
 
@@ -202,7 +273,7 @@ base_objs() {
 	done
 	if [ ${#objs[@]} != 0 ]; then
 		info BASE "compiling ${#objs[@]} files at the base for the warning baseline"
-		kmake "$BASE_CHECKOUT" "$BASE_O" -j"${JOBS:-2}" -k "${objs[@]/%.c/.o}" \
+		kmake "$BASE_CHECKOUT" "$BASE_O" -j"$JOBS" -k "${objs[@]/%.c/.o}" \
 			>"$LOGS/base-objs.log" 2>&1 || true
 		{ cat "$dir/warnings"; diag_lines warning "$BASE_CHECKOUT" <"$LOGS/base-objs.log"; } |
 			sort -u >"$dir/warnings.new" && mv "$dir/warnings.new" "$dir/warnings"

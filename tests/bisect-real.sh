@@ -5,11 +5,8 @@
 # after it.  make bisect GOOD=<head> BAD=<scratch> must name the panic
 # commit.  The commits are made with git plumbing, so the work tree is
 # not touched; only one commit needs a build (init/main.c and a relink).
-set -euo pipefail
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-WORK=${WORK:-$HOME/.cache/cpu-alloc}
-SRC=${SRC:-$WORK/linux}
-BRANCH=${BRANCH:-cpu-alloc}
+# The settings (WORK, SRC, BRANCH): scripts/lib.sh.
+. "$(dirname "$0")/../scripts/lib.sh"
 g() { git -C "$SRC" "$@"; }
 export GIT_AUTHOR_NAME=selftest GIT_AUTHOR_EMAIL=selftest@localhost
 export GIT_COMMITTER_NAME=selftest GIT_COMMITTER_EMAIL=selftest@localhost

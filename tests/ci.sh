@@ -26,17 +26,18 @@
 # and the total; past $BUDGET seconds (default 3600: CI allows 5400) a
 # warning names the slowest steps.  QUICK=1 runs the selftest only.
 #
-# FRESH=1 measures a fresh machine: a new WORK (the Makefile's default
+# FRESH=1 measures a fresh machine: a new WORK (lib.sh's default
 # becomes ~/.cache/cpu-alloc-fresh, emptied first) and an empty ccache
 # directory in it, so that every build is cold.  SELFTEST_ARGS names
 # the selftest's cases to run (default: all).
-set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+# the settings (WORK, FRESH, BUDGET, QUICK): scripts/lib.sh; a step's
+# failure does not stop the run
+. "$TOP/scripts/lib.sh"
+set +e +o pipefail
 MAKE=(make --no-print-directory -C "$TOP")
 passed=0 failed=0 failures=
-BUDGET=${BUDGET:-3600}
-WORK=${WORK:-$HOME/.cache/cpu-alloc}
-if [ "${FRESH:-0}" = 1 ]; then
+if [ "$FRESH" = 1 ]; then
 	# never empty a directory that a fresh run did not make
 	if [ -e "$WORK" ] && [ ! -f "$WORK/.cpu-alloc-fresh" ] && [ -n "$(ls -A "$WORK" 2>/dev/null)" ]; then
 		echo "ci.sh: error: FRESH=1 would empty $WORK, which a fresh run did not make" >&2
@@ -93,7 +94,7 @@ line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOG/selftest.log" | tail -n1)
 sp=${line%% passed*} sf=${line#*passed, } sf=${sf%% failed}
 [ -n "$line" ] || { sp=0 sf=1; }
 
-if [ "${QUICK:-0}" != 1 ]; then
+if [ "$QUICK" != 1 ]; then
 	step deps "${MAKE[@]}" deps &&
 	step tree "${MAKE[@]}" tree &&
 	step export-round-trip export_round_trip &&

@@ -23,8 +23,10 @@ export DEPS_NO_UPDATE=1 GIT_CONFIG_GLOBAL=$TMP/gitconfig GIT_CONFIG_NOSYSTEM=1
 git config --file "$TMP/gitconfig" user.name "Selftest"
 git config --file "$TMP/gitconfig" user.email "selftest@example.org"
 git config --file "$TMP/gitconfig" init.defaultBranch main
-unset V O SRC WORK REV BRANCH SMP MAXCPUS BOOT_TIMEOUT STRESS_OPS DEBUG FORCE UPDATE GOOD BAD CONFIG_EXTRA CCACHE_BASEDIR \
-	CPU_ALLOC_DEFAULT_O CPU_ALLOC_DEFAULT_TIMEOUT FRESH BUDGET TEST_ALL SELFTEST_ARGS QUICK
+# the driver's settings (scripts/lib.sh lists them) that a parent make
+# or shell passed on
+# shellcheck disable=SC2046
+unset $(bash -c '. "$1/scripts/lib.sh" && echo "$CPU_ALLOC_SETTINGS"' - "$REPO") TEST_ALL SELFTEST_ARGS MAKEFLAGS
 
 # The fake package: the fake tree packed as Debian packs linux-source.
 PKGDIR=$TMP/pkg
@@ -408,17 +410,25 @@ test_checkout_lock() {
 	expect_ok mk build
 }
 
-# make test runs make build DEBUG=1 with the parent make's exported
-# defaults in the environment: the debug build still goes to build-debug.
+# make test runs make build DEBUG=1 from a shell that has read the
+# settings (tests/ci.sh sources lib.sh): the debug build still goes to
+# build-debug, with the debug timeout.
 test_nested_make_debug_dirs() {
 	expect_ok mk tree || return 1
-	O="$W/build" BOOT_TIMEOUT=300 CPU_ALLOC_DEFAULT_O=1 CPU_ALLOC_DEFAULT_TIMEOUT=1 \
-		expect_ok mk build DEBUG=1 || return 1
+	expect_ok bash -c '. "$1/scripts/lib.sh"; make --no-print-directory -C "$1" WORK="$2" build DEBUG=1' - "$R" "$W" ||
+		return 1
 	[ -f "$W/build-debug/arch/x86/boot/bzImage" ] || { echo "nested DEBUG=1 build not in build-debug"; return 1; }
 	[ ! -f "$W/build/arch/x86/boot/bzImage" ] || { echo "nested DEBUG=1 build went to build"; return 1; }
+	[ "$(WORK=$W DEBUG=1 bash -c '. "$1/scripts/lib.sh"; echo "$O $BOOT_TIMEOUT $CONFIG_EXTRA"' - "$R")" = \
+		"$W/build-debug 900 $R/qemu/debug.config" ] || { echo "DEBUG=1 defaults wrong"; return 1; }
 	# an O= the user chose is kept
 	O="$W/mine" expect_ok mk build DEBUG=1 && [ -f "$W/mine/arch/x86/boot/bzImage" ] ||
 		{ echo "the user's O= was not kept"; return 1; }
+}
+
+# make -j runs the steps of make all one after the other.
+test_all_not_parallel() {
+	expect_ok mk -j4 all && says "base + 0 commits" && says BUILT && says PASS
 }
 
 test_bisect_finds_boot_breaker() {
