@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # make boot: boot the kernel built in $O under QEMU and check its verdict.
 #
-# The initramfs holds one static program, qemu/init.c.  The guest prints
-# "cpu_alloc-verdict: PASS|FAIL key=value..." and ends the VM; the host
-# then checks, independently of the guest:
+# The initramfs holds one static program, qemu/init.c (scripts/qemu.sh
+# builds it and runs QEMU).  The guest prints "cpu_alloc-verdict:
+# PASS|FAIL key=value..." and ends the VM; its kunit= and splats= are
+# counts, not checks.  The host then checks, independently of the guest:
 #   - the verdict line is there and says PASS;
 #   - the console log has no "WARNING:", "BUG:" or "Oops";
 #   - with SMP > 1, the kernel brought up EXPECT_CPUS CPUs;
@@ -20,34 +21,14 @@
 # A guest that does not end within BOOT_TIMEOUT seconds is killed and
 # fails.  The whole console log is kept in $LOGS.  Exit status: 0 PASS.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/qemu.sh"
 
 image=$O/arch/x86/boot/bzImage
 [ -f "$image" ] || die "no kernel image $image" "run: make build"
 id=$(cat "$O/.cpu-alloc-built" 2>/dev/null || echo unknown)
 short=${id:0:12}
-command -v "$QEMU" >/dev/null || die "$QEMU not found" "run: make deps"
-mkdir -p "$LOGS" "$WORK/initramfs"
-
-# The initramfs: init, and the nodes the kernel needs before devtmpfs.
-ird=$WORK/initramfs
-if [ ! -f "$ird/init" ] || [ "$TOP/qemu/init.c" -nt "$ird/init" ]; then
-	vrun ${HOSTCC:-gcc} -static -O2 -Wall -o "$ird/init" "$TOP/qemu/init.c" ||
-		die "cannot build the static init from qemu/init.c" "it needs gcc and libc6-dev (make deps)"
-fi
-gic=$ird/gen_init_cpio
-if [ ! -x "$gic" ]; then
-	[ -f "$SRC/usr/gen_init_cpio.c" ] || die "no usr/gen_init_cpio.c in $SRC" "run: make tree"
-	vrun ${HOSTCC:-gcc} -O2 -o "$gic" "$SRC/usr/gen_init_cpio.c"
-fi
-cat >"$ird/list" <<EOT
-dir /dev 0755 0 0
-nod /dev/console 0600 0 0 c 5 1
-dir /proc 0755 0 0
-dir /sys 0755 0 0
-dir /tmp 1777 0 0
-file /init $ird/init 0755 0 0
-EOT
-"$gic" "$ird/list" >"$ird/initramfs.cpio"
+mkdir -p "$LOGS"
+initramfs "$WORK/initramfs/initramfs.cpio" "$TOP/qemu/init.c" "dir /tmp 1777 0 0"
 
 disk=$WORK/disk.img
 [ -f "$disk" ] || { head -c $((16 << 20)) /dev/zero | tr '\0' 'c' >"$disk"; }
@@ -75,17 +56,12 @@ append="console=ttyS0 panic=-1 oops=panic loglevel=7 expect_cpus=$EXPECT_CPUS cp
 [ -n "$STRESS_OPS" ] && append="$append cpu_alloc_stress=$STRESS_OPS"
 
 info BOOT "$short -smp $SMP,maxcpus=$MAXCPUS (timeout ${BOOT_TIMEOUT}s)"
-start=$(date +%s.%N)
-set +e
+rc=0
 # shellcheck disable=SC2086
-vrun timeout -k 5 "$BOOT_TIMEOUT" "$QEMU" $accel -m "$MEM" -smp "$SMP,maxcpus=$MAXCPUS" \
-	-display none -monitor none -serial stdio -no-reboot \
-	-kernel "$image" -initrd "$ird/initramfs.cpio" -append "$append" \
-	-drive "file=$disk,if=virtio,format=raw,readonly=on" ${QEMU_EXTRA:-} \
-	</dev/null >"$log" 2>&1
-rc=$?
-set -e
-secs=$(echo "$start $(date +%s.%N)" | awk '{printf "%.1f", $2 - $1}')
+qemu_run "$log" "$BOOT_TIMEOUT" $accel -smp "$SMP,maxcpus=$MAXCPUS" -kernel "$image" \
+	-initrd "$WORK/initramfs/initramfs.cpio" -append "$append" \
+	-drive "file=$disk,if=virtio,format=raw,readonly=on" || rc=$?
+secs=$qemu_secs
 
 problems=
 case $rc in 124 | 137) problems="$problems timeout(${BOOT_TIMEOUT}s)" ;; esac

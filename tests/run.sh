@@ -514,6 +514,20 @@ test_am_check() {
 	expect_fail "broken patch" mk am-check && says "stops at"
 }
 
+# make bench's report: the stored results of tests/bench/ (a base and a
+# head, -icount and two -smp runs; made up, with the real figure names)
+# give the stored bench.md and plot data, as the report in bench.sh's
+# heredoc gave them before it moved to scripts/bench-report.py.
+test_bench_report() {
+	local d=$T/bench
+	cp -r "$HERE/bench" "$d" && rm -f "$d/bench.md" "$d/alloc-free.dat" || return 1
+	expect_ok python3 "$R/scripts/bench-report.py" "$d" 2 4 1 42 2 && says "| target | wanted |" || return 1
+	diff -u "$HERE/bench/bench.md" "$d/bench.md" && diff -u "$HERE/bench/alloc-free.dat" "$d/alloc-free.dat" ||
+		return 1
+	command -v gnuplot >/dev/null || return 0
+	expect_ok gnuplot -e "dir='$d'" "$R/scripts/bench-plot.gp" && [ -s "$d/alloc-free.png" ]
+}
+
 # --- the runner ------------------------------------------------------
 
 # The suites of their own (tests/<suite>.sh, one "ok - "/"not ok - "

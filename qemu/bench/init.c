@@ -13,44 +13,11 @@
  * as environment variables and are passed on to the module.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mount.h>
-#include <sys/reboot.h>
 #include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "../lib.h"
 
 #define PREFIX "cpu_alloc-bench: "
-
-static char *slurp(const char *path)
-{
-	static char buf[1 << 16];
-	ssize_t n, len = 0;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return NULL;
-	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = 0;
-	return buf;
-}
-
-/* field: the number after "name" at the start of a line of path, or -1. */
-static long long field(const char *path, const char *name)
-{
-	char *s = slurp(path), *p;
-	size_t l = strlen(name);
-
-	for (p = s; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, name, l) && (p[l] == ' ' || p[l] == ':'))
-			return atoll(p + l + 1 + strspn(p + l + 1, " \t"));
-	return -1;
-}
 
 static long long percpu_bytes(void)
 {
@@ -108,8 +75,7 @@ int main(void)
 	long long v;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	mount("proc", "/proc", "proc", 0, NULL);
-	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount_proc_sys();
 	printf(PREFIX "boot/ns_to_init %lld\n", (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
 	printf(PREFIX "mem/percpu_boot %lld\n", percpu_bytes());
 	v = field("/proc/vmstat", "cpu_bytes");
@@ -124,8 +90,5 @@ int main(void)
 	if (!load(params, 0))
 		unload();
 	printf(PREFIX "end\n");
-	fflush(stdout);
-	sync();
-	reboot(RB_AUTOBOOT);
-	return 0;
+	return end_vm();
 }
