@@ -396,7 +396,11 @@ if [ -z "$first" ]; then
 				info FAIL "the applied tree differs from branch $BRANCH"
 				fail=1
 			fi
+		else
+			info SKIP "branch $BRANCH of $SRC is not what commits/ holds: its tree is not compared"
 		fi
+	else
+		info SKIP "no branch $BRANCH in $SRC: its tree is not compared (make tree)"
 	fi
 else
 	info FAIL "git am onto $label stops at: $first $(patch_name "$first"): $why (log: $logs/am-$label.log)"
