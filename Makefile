@@ -34,11 +34,11 @@ help:
 	@echo ''
 	@echo 'Checks:'
 	@echo '  bisect-check  - build and boot every commit, base to head; cached by commit id'
-	@echo '  check         - checkpatch and sparse on the series; only new warnings fail'
+	@echo '  check         - checkpatch, sparse and an i386 NUMA compile of the touched files; only new warnings fail'
 	@echo '  regen         - re-run coccinelle/*.cocci; check generated commits (UPDATE=1 rewrites)'
 	@echo '  convert-report - list the alloc_percpu-family call sites left in the tree'
 	@echo '  bisect        - git bisect run GOOD..BAD with build+boot as the test'
-	@echo '  am-check      - git am commits/ onto a fresh import of the base (AM_ALSO=versions)'
+	@echo '  am-check      - git am onto a fresh base import, git am / git am -3 onto the newest plain 6.1.y; a table (AM_ALL=1, AM_VERSIONS=)'
 	@echo '  bench         - base vs head per-cpu allocator benchmarks in QEMU: WORK/bench/bench.md (QUICK=1)'
 	@echo ''
 	@echo 'Mail:'
@@ -52,7 +52,7 @@ help:
 	@echo ''
 	@echo "Settings (make VAR=value): V=1 verbose, WORK= ($$(bash -c '. $(S)/lib.sh && echo "$$WORK"')), O=, REV=,"
 	@echo 'SMP=, MAXCPUS=, BOOT_TIMEOUT=, DEBUG=1, STRESS_OPS=, FORCE=1, UPDATE=1, GOOD=, BAD=, TO=, SEND=1,'
-	@echo 'QUICK=1, FRESH=1, BUDGET=.'
+	@echo 'QUICK=1, FRESH=1, BUDGET=, SPARSE=0, I386=0, AM_ALL=1, AM_VERSIONS=.'
 
 # Each target runs its script: scripts/<target>.sh.
 SCRIPTS := deps relock tree export build boot bisect-check check regen convert-report mail send \

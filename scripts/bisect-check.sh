@@ -6,8 +6,9 @@
 # A commit fails when its build prints a compiler warning that the base
 # does not print (and checkpatch/build-warnings.ignore does not list).
 # The base is not built as a kernel: the files a warning names, and the
-# .c files the series touches, are compiled at the base in $BASE_O
-# (objects only) and what they print is the baseline.  After each build
+# .c files each commit touches that the configuration builds, are
+# compiled at the base in $BASE_O (objects only), and what they print
+# is the baseline.  After each build
 # sparse runs on the .c files the commit touches, in the same build
 # directory, for make check to judge (no second checkout, no rebuild).
 # Results are cached per commit id and per hash of what decides them
@@ -24,7 +25,7 @@ kgit merge-base --is-ancestor "$base" "$head" || die "$head does not descend fro
 # What decides a result besides the commit itself: the kernel config
 # and the guest's checks.  The driver's own scripts are not in it (as
 # ktest does not hash itself): after changing them, FRESH=1 re-runs all.
-salt=$(cat "$TOP/qemu/"*.config "$TOP/qemu/init.c" ${CONFIG_EXTRA:-} | sha256sum | cut -c1-16)
+salt=$(cat "$TOP/qemu/"*.config "$TOP/qemu/init.c" "$TOP/qemu/"*.h ${CONFIG_EXTRA:-} | sha256sum | cut -c1-16)
 salt="$salt-smp${SMP:-4}"
 ignore=$TOP/checkpatch/build-warnings.ignore
 table=$LOGS/bisect-check.txt
@@ -36,9 +37,9 @@ row() { printf '%-12s  %-52.52s  %7s  %6s  %s\n' "$@"; }
 	row ------------ ---------------------------------------------------- ------- ------ -------
 } | tee "$table"
 
-# The baseline: the base's lines for every .c file the series touches.
-mapfile -t series_files < <(kgit diff --name-only --diff-filter=M "$base" "$head" -- '*.c')
-base_objs "${series_files[@]}"
+# The baseline is made as the commits are built: the base's lines for
+# the .c files each commit touches and builds (sparse_commit), and for
+# those a warning names.
 row "${base:0:12}" "$(kgit log -1 --format=%s "$base")" - - "BASE (objects only)" | tee -a "$table"
 
 fail=0

@@ -15,6 +15,13 @@
 # $BASE_O).  A sparse warning that the base does not print (and
 # checkpatch/sparse.ignore does not list) fails.  SPARSE=0 skips this
 # half.
+#
+# i386: the same .c files are compiled, at each commit and at the base,
+# under a second configuration: ARCH=i386 with NUMA
+# (checkpatch/i386-numa.config after qemu/cpu_alloc.config), where
+# CPU_ALLOC is off, in $WORK/build-i386 (objects only).  A file the
+# configuration does not build (by its Makefile line) is skipped.  An
+# error or warning that the base does not print fails.  I386=0 skips.
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$SRC/.git" ] || die "no kernel work tree at $SRC" "run: make tree"
@@ -96,5 +103,108 @@ if [ "${SPARSE:-1}" = 1 ] && [ $np -gt 0 ]; then
 		fi
 	done
 fi
+# --- a second configuration: i386 with NUMA ----------------------------
+
+# kbuild_enabled CONFIGFILE DIR NAME: true when the Makefile of DIR
+# builds NAME.o under CONFIGFILE: the line naming it is obj-y (or a
+# composite object's -y), or names a CONFIG_ symbol that is set.  A
+# composite object (nfs-y += iostat.o) is followed once to its own line.
+kbuild_enabled() {
+	local cfg=$1 dir=$2 name=$3 depth=${4:-0} line var sym
+	[ -f "$dir/Makefile" ] || return 1
+	line=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' "$dir/Makefile" |
+		grep -E "^[[:space:]]*[A-Za-z0-9_-]+(-\\\$\\(CONFIG_[A-Za-z0-9_]+\\)|-y|-objs)[[:space:]]*[:+]?=.*(^|[[:space:]/])$name\\.o([[:space:]]|\$)" |
+		head -n1)
+	[ -n "$line" ] || return 1
+	var=$(echo "$line" | sed -E 's/^[[:space:]]*([^[:space:]:+=]+).*/\1/')
+	sym=$(echo "$var" | sed -n -E 's/.*\$\((CONFIG_[A-Za-z0-9_]+)\)$/\1/p')
+	if [ -n "$sym" ]; then
+		grep -qE "^$sym=[ym]" "$cfg" || return 1
+	fi
+	case "$var" in
+	obj-*) return 0 ;;
+	esac
+	# a part of a composite object: is that one built?
+	[ "$depth" = 0 ] || return 0
+	kbuild_enabled "$cfg" "$dir" "${var%-*}" 1
+}
+
+if [ "${I386:-1}" = 1 ] && [ $np -gt 0 ]; then
+	co=$WORK/checkout-i386 o=$WORK/build-i386
+	worktree "$co" "$base"
+	git -C "$co" checkout -q -f --detach "$base"
+	salt=$(cat "$TOP/qemu/cpu_alloc.config" "$TOP/checkpatch/i386-numa.config" | sha256sum | cut -c1-16)
+	if [ "$(cat "$o/.cpu-alloc-configured" 2>/dev/null)" != "$salt" ]; then
+		info CONFIG "i386 with NUMA in $o (objects only)"
+		mkdir -p "$o"
+		(cd "$co" && ARCH=i386 vrun scripts/kconfig/merge_config.sh -n -O "$o" \
+			"$TOP/qemu/cpu_alloc.config" "$TOP/checkpatch/i386-numa.config") >"$LOGS/config-i386.log" 2>&1 ||
+			die "configuring i386 failed" "log: $LOGS/config-i386.log"
+		for want in CONFIG_X86_32=y CONFIG_NUMA=y CONFIG_SMP=y; do
+			grep -qx "$want" "$o/.config" ||
+				die "the i386 configuration lacks $want" "see: $LOGS/config-i386.log and checkpatch/i386-numa.config"
+		done
+		echo "$salt" >"$o/.cpu-alloc-configured"
+	fi
+	grep -q '^CONFIG_CPU_ALLOC=y' "$o/.config" && die "CPU_ALLOC is on in the i386 configuration" "it must depend on X86_64"
+	# i386_lines ID FILES...: compile FILES at ID, "file: warning|error: text"
+	i386_lines() {
+		local id=$1
+		shift
+		git -C "$co" checkout -q -f --detach "$id"
+		(cd "$o" && rm -f "${@/%.c/.o}")
+		ARCH=i386 kmake "$co" "$o" -j"${JOBS:-2}" -k "${@/%.c/.o}" >"$LOGS/i386-build.log" 2>&1 || true
+		diag_lines sparse "$co" <"$LOGS/i386-build.log"
+	}
+	# The files each commit touches that the i386 configuration
+	# builds (by the commit's Makefile), then the base's lines for all of
+	# them in one go: one checkout of the base, not one per commit.
+	declare -A i386_files=()
+	all=()
+	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
+		mapfile -t touched < <(kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$id" -- '*.c')
+		files=() skipped=()
+		for f in "${touched[@]}"; do
+			rm -rf "$LOGS/i386-mk" && mkdir -p "$LOGS/i386-mk"
+			if kgit show "$id:${f%/*}/Makefile" >"$LOGS/i386-mk/Makefile" 2>/dev/null &&
+				kbuild_enabled "$o/.config" "$LOGS/i386-mk" "$(basename "$f" .c)"; then
+				files+=("$f")
+				[ -n "$(kgit ls-tree "$base" -- "$f")" ] && all+=("$f")
+			else
+				skipped+=("$f")
+			fi
+		done
+		i386_files[$id]="${files[*]}"
+		[ ${#skipped[@]} = 0 ] || info SKIP "i386 ${id:0:12}: ${skipped[*]} not built by the i386 configuration"
+	done
+	base_i386=$LOGS/i386-base.txt
+	: >"$base_i386"
+	if [ ${#all[@]} != 0 ]; then
+		mapfile -t all < <(printf '%s\n' "${all[@]}" | sort -u)
+		info BASE "i386: compiling ${#all[@]} files at the base for the baseline"
+		i386_lines "$base" "${all[@]}" >"$base_i386"
+	fi
+	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
+		short=${id:0:12}
+		read -r -a files <<<"${i386_files[$id]}"
+		if [ ${#files[@]} = 0 ]; then
+			info OK "i386 $short: no built .c file touched"
+			continue
+		fi
+		i386_lines "$id" "${files[@]}" >"$LOGS/i386-$short.txt"
+		new=$(comm -23 "$LOGS/i386-$short.txt" "$base_i386" |
+			grep -v -F -f <(grep -v '^#' "$TOP/checkpatch/build-warnings.ignore"; echo '#none#') || true)
+		if [ -n "$new" ]; then
+			info FAIL "i386 $short: new errors or warnings in ${files[*]}"
+			echo "$new" | sed 's/^/    /'
+			echo "    log: $LOGS/i386-build.log"
+			fail=1
+			break
+		fi
+		info OK "i386 $short: ${#files[@]} files compiled, nothing new"
+	done
+	git -C "$co" checkout -q -f --detach "$base"
+fi
+
 [ $fail = 0 ] || die "make check found new warnings" "logs: $LOGS/checkpatch-*.txt $LOGS/sparse-*.txt"
 info CHECK "clean"

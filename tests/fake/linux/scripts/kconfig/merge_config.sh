@@ -11,8 +11,13 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$out"
 : > "$out/.config"
+# ARCH=i386: a 32-bit kernel, where the 64-bit-only symbols drop out
+[ "${ARCH:-}" = i386 ] && echo "CONFIG_X86_32=y" >> "$out/.config"
 for f in "$@"; do
 	grep '^CONFIG_' "$f" | while IFS='=' read -r sym val; do
+		if [ "${ARCH:-}" = i386 ]; then
+			case "$sym" in CONFIG_64BIT|CONFIG_CPU_ALLOC*) continue ;; esac
+		fi
 		# kconfig-drop lists symbols whose dependencies are "not met"
 		if grep -q "^config ${sym#CONFIG_}\$" Kconfig && ! grep -qx "$sym" kconfig-drop 2>/dev/null; then
 			echo "$sym=$val" >> "$out/.config"
