@@ -239,7 +239,9 @@ sparse_objs() {
 	for f in "$@"; do objs+=("${f%.c}.o"); done
 	[ ${#objs[@]} = 0 ] && return 0
 	command -v sparse >/dev/null || die "sparse is not installed" "run: make deps"
-	kmake "$dir" "$o" C=2 CHECK=sparse -j"$JOBS" -k "${objs[@]}" 2>&1 |
+	# an object that does not compile is the compiler's to report:
+	# make's status must not lose the lines of the others
+	{ kmake "$dir" "$o" C=2 CHECK=sparse -j"$JOBS" -k "${objs[@]}" 2>&1 || true; } |
 		diag_lines sparse "$dir"
 }
 
@@ -283,9 +285,11 @@ base_objs() {
 		kmake "$BASE_CHECKOUT" "$BASE_O" -j"$JOBS" -k "${objs[@]/%.c/.o}" \
 			>"$LOGS/base-objs.log" 2>&1 || true
 		{ cat "$dir/warnings"; diag_lines warning "$BASE_CHECKOUT" <"$LOGS/base-objs.log"; } |
-			sort -u >"$dir/warnings.new" && mv "$dir/warnings.new" "$dir/warnings"
+			sort -u >"$dir/warnings.new"
+		mv "$dir/warnings.new" "$dir/warnings"
 		{ cat "$dir/sparse"; sparse_objs "$BASE_CHECKOUT" "$BASE_O" "${objs[@]}"; } |
-			sort -u >"$dir/sparse.new" && mv "$dir/sparse.new" "$dir/sparse"
+			sort -u >"$dir/sparse.new"
+		mv "$dir/sparse.new" "$dir/sparse"
 	fi
 	printf '%s\n' "${todo[@]}" >>"$dir/compiled"
 }

@@ -387,6 +387,18 @@ test_check_sparse_new_only() {
 	! says "old sparse complaint" >/dev/null
 }
 
+# One object of the base that does not compile (the fake base's
+# kernel/broken.c) must not lose the baseline of the others.
+test_check_sparse_base_object_fails() {
+	expect_ok mk tree || return 1
+	printf 'int fake2;\n' >>"$W/linux/kernel/fake.c"
+	printf 'int broken2;\n' >>"$W/linux/kernel/broken.c"
+	git -C "$W/linux" commit -q -a -m "kernel: cpu_alloc: touch both" -m "Signed-off-by: Selftest <selftest@example.org>" &&
+		expect_ok mk export || return 1
+	expect_ok mk check I386=0 && says "no new warnings" || return 1
+	grep -q 'old sparse complaint' "$W"/results/*/objs-*/sparse
+}
+
 test_check_sparse_skips_unbuilt() {
 	# a .c file the configuration does not build is not checked
 	expect_ok mk tree || return 1
