@@ -99,7 +99,7 @@ EOF
 printf 'deb [arch=amd64 signed-by=/k.gpg] http://mirror.example/debian bookworm main\ndeb http://x.example cloud-sdk-bookworm main\n' \
 	>"$F/etc-apt/sources.list"
 
-passed=0 failed=0 failures=
+. "$HERE/lib.sh"
 
 # amc ARGS: am-check in the test's work directory against the fixtures.
 amc() {
@@ -286,20 +286,9 @@ test_base_fails() {
 names=("$@")
 [ ${#names[@]} = 0 ] && mapfile -t names < <(declare -F | awk '{print $3}' | grep '^test_' | sed 's/^test_//')
 start=$SECONDS
-for n in "${names[@]}"; do
-	T=$TMP/$n
-	mkdir -p "$T" && cp -r "$F/commits" "$T/commits"
-	if (set -u; "test_$n") >"$T.log" 2>&1; then
-		passed=$((passed + 1))
-		echo "ok - $n"
-	else
-		failed=$((failed + 1))
-		failures="$failures $n"
-		echo "not ok - $n"
-		sed 's/^/    # /' "$T.log" | tail -n 30
-	fi
-	rm -rf "$T"
-done
+# each case gets its own copy of the fixture's patches
+copy_commits() { cp -r "$F/commits" "$T/commits"; }
+run_cases copy_commits "${names[@]}"
 echo "am-check selftest: $((SECONDS - start))s${failures:+, failed:$failures}"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -43,7 +43,7 @@ for p in git gcc make libc6-dev bc bison flex libelf-dev libssl-dev cpio xz-util
 	FAKE_INSTALLED="$FAKE_INSTALLED $p=1"
 done
 
-passed=0 failed=0 failures=
+. "$HERE/lib.sh"
 
 # setup: a fresh copy of the repository in $R, work directory $W, the
 # lock made by the driver's own relock against the fake package.
@@ -576,20 +576,7 @@ if [ $# = 0 ]; then
 	read -r -a suites <<<"$SUITES"
 fi
 start=$SECONDS
-for n in "${names[@]}"; do
-	T=$TMP/$n
-	mkdir -p "$T"
-	if (set -u; setup && "test_$n") >"$T.log" 2>&1; then
-		passed=$((passed + 1))
-		echo "ok - $n"
-	else
-		failed=$((failed + 1))
-		failures="$failures $n"
-		echo "not ok - $n"
-		sed 's/^/    # /' "$T.log" | tail -n 30
-	fi
-	rm -rf "$T"
-done
+run_cases setup "${names[@]}"
 for s in "${suites[@]}"; do
 	[ -x "$HERE/$s.sh" ] || continue
 	out=$("$HERE/$s.sh" 2>&1)
