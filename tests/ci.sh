@@ -108,8 +108,10 @@ if [ "$QUICK" != 1 ]; then
 		step am-check "${MAKE[@]}" am-check
 		step mail "${MAKE[@]}" mail
 		step send "${MAKE[@]}" send
-		step bisect-real "$TOP/tests/bisect-real.sh"
+		# the bench smoke run boots the head's build in $O: before
+		# bisect-real, which leaves a scratch commit's build there
 		step bench-smoke "${MAKE[@]}" bench QUICK=1 BENCH_BASE=none
+		step bisect-real "$TOP/tests/bisect-real.sh"
 		if [ "${TEST_ALL:-0}" = 1 ]; then
 			step boot-smp8 "${MAKE[@]}" boot SMP=8 MAXCPUS=8
 			step boot-debug-smp4 "${MAKE[@]}" boot DEBUG=1 SMP=4 MAXCPUS=4
