@@ -25,18 +25,41 @@
  *   leak     with kmemleak, one object leaked on purpose at the start
  *            must be reported by a kmemleak scan at the end.
  * Kernels without the directory report stress=absent and pass.
+ *
+ * With fail_cpu_alloc (CONFIG_FAIL_CPU_ALLOC), init makes the 1st, 2nd,
+ * ... cpu_alloc() call of one operation fail through /proc/<tid>/fail-nth
+ * until the operation makes no more calls, and after every attempt waits
+ * for the allocator's object and byte counts to return to where they were:
+ *   inject_kmem_cache  creating a kmem cache (SLUB's cpu_slab);
+ *   inject_netns       unshare(CLONE_NEWNET) in a child (the SNMP MIBs);
+ *   inject_loop        LOOP_CTL_ADD of a loop device (bdev_alloc());
+ *   inject_memory      onlining a hot-added memory block into an empty
+ *                      zone (setup_zone_pageset()), where the kernel has
+ *                      the memory probe interface and the host passed
+ *                      cpu_alloc_hotadd=<physical address> of hidden RAM.
+ * Each reports <calls>/<failed>/<leaks>/<bad>: the cpu_alloc() calls the
+ * operation makes, the injected attempts that returned an error, the
+ * attempts after which the counts did not return, and operations that
+ * failed without an injected failure or left state behind.
+ * (The unwind of the mapping code, which only runs while the region
+ * grows, is the KUnit case map_unwind: the exhaustion case after it
+ * leaves the region mapped.)  numa= is the stress module's check that
+ * every CPU's pages are on the CPU's node.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <linux/loop.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 
 #include "lib.h"
 
@@ -520,12 +543,19 @@ static void check_hotplug(void)
 }
 
 /* kmemleak_find: scan; 1 if the leaked object is reported; *others = other reports. */
+/* the longest of the scans kmemleak_find() asked for, in ms */
+static double scan_ms;
+
 static int kmemleak_find(int *others, int *err)
 {
 	char want[64], *s, *p;
 	int found = 0;
+	double t = now();
 
 	*err = write_file(KMEMLEAK, "scan");
+	t = (now() - t) * 1e3;
+	if (t > scan_ms)
+		scan_ms = t;
 	s = slurp(KMEMLEAK);
 	*others = 0;
 	if (!s)
@@ -551,10 +581,18 @@ static void check_kmemleak(void)
 	int found, others = 0, err = 0, i;
 	double wait;
 
-	if (access(TESTDIR, F_OK))
-		return;
 	if (access(KMEMLEAK, F_OK)) {
-		result(0, "kmemleak", "off");
+		if (!access(TESTDIR, F_OK))
+			result(0, "kmemleak", "off");
+		return;
+	}
+	if (access(TESTDIR, F_OK)) {
+		/* no leak to plant (the base): time three scans, count reports */
+		for (i = 0; i < 3; i++)
+			kmemleak_find(&others, &err);
+		result(err != 0, "kmemleak", "%s", err ? "scan-error" : "no-test");
+		result(0, "kmemleak_others", "%d", others);
+		result(0, "kmemleak_scan_ms", "%.0f", scan_ms);
 		return;
 	}
 	if (!leak.done) {
@@ -588,6 +626,205 @@ static void check_kmemleak(void)
 	       found ? "found" : "not found", others);
 	result(!found, "kmemleak", "%s", found ? "found" : "missing");
 	result(0, "kmemleak_others", "%d", others);
+	result(0, "kmemleak_scan_ms", "%.0f", scan_ms);
+}
+
+/* --- injected failures (fail_cpu_alloc) -------------------------------- */
+
+#define FAILDIR "/sys/kernel/debug/fail_cpu_alloc"
+#define CA_STATS "/sys/kernel/debug/cpu_alloc/stats"
+
+static int fail_nth(int n)
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), "%d", n);
+	return write_file("/proc/thread-self/fail-nth", num);
+}
+
+/* what is left of fail-nth: 0 once the failure was injected */
+static long long fail_nth_left(void)
+{
+	char *s = slurp("/proc/thread-self/fail-nth");
+
+	return s ? atoll(s) : -1;
+}
+
+/* wait up to 10 s for the object and byte counts to be o and b again */
+static int ca_counts_back(long long o, long long b)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (field(CA_STATS, "objects in use") == o &&
+		    field(CA_STATS, "bytes in use") == b)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* an operation: 0 or -errno; *left gets what is left of fail-nth */
+typedef int (*inject_op)(int nth, long long *left);
+
+static int op_write(const char *path, const char *val, int nth, long long *left)
+{
+	int err;
+
+	fail_nth(nth);
+	err = write_file(path, val);
+	*left = fail_nth_left();
+	fail_nth(0);
+	return -err;
+}
+
+static int op_kmem_cache(int nth, long long *left)
+{
+	return op_write(TESTDIR "/kmem_cache", "1", nth, left);
+}
+
+/* in a child, which leaves the namespace (and the kernel frees it) on exit */
+static int op_netns(int nth, long long *left)
+{
+	int status, r;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		fail_nth(nth);
+		r = unshare(CLONE_NEWNET) ? errno : 0;
+		_exit((r & 0x7f) | (fail_nth_left() ? 0 : 0x80));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -ECHILD;
+	*left = WEXITSTATUS(status) & 0x80 ? 0 : 1;
+	return -(WEXITSTATUS(status) & 0x7f);
+}
+
+#define LOOP_INDEX 100
+
+static int op_loop(int nth, long long *left)
+{
+	int fd = open("/dev/loop-control", O_RDWR), r;
+
+	if (fd < 0)
+		return -errno;
+	fail_nth(nth);
+	r = ioctl(fd, LOOP_CTL_ADD, LOOP_INDEX) < 0 ? -errno : 0;
+	*left = fail_nth_left();
+	fail_nth(0);
+	if (!r && ioctl(fd, LOOP_CTL_REMOVE, LOOP_INDEX) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static char mem_state[96];
+
+static int op_memory(int nth, long long *left)
+{
+	int r = op_write(mem_state, "online_movable", nth, left);
+
+	if (!r && write_file(mem_state, "offline"))
+		return -EBUSY;
+	return r;
+}
+
+/*
+ * Fail the 1st, 2nd, ... cpu_alloc() call of op until op makes no more
+ * calls; report <calls>/<failed>/<leaks>/<bad>.
+ */
+static void inject(const char *key, inject_op op)
+{
+	long long o, b, left;
+	int n, r, calls = -1, failed = 0, leaks = 0, bad = 0;
+
+	for (n = 1; n <= 256 && calls < 0; n++) {
+		o = field(CA_STATS, "objects in use");
+		b = field(CA_STATS, "bytes in use");
+		r = op(n, &left);
+		if (left) {
+			/* fewer than n calls: the operation ran unhindered */
+			calls = n - 1;
+			if (r) {
+				logmsg("%s: failed without an injected failure: %d", key, r);
+				bad++;
+			}
+		} else if (r) {
+			failed++;
+		}
+		if (r == -EIO)
+			bad++;
+		if (!ca_counts_back(o, b)) {
+			logmsg("%s: attempt %d (%d): objects %lld -> %lld, bytes %lld -> %lld",
+			       key, n, r, o, field(CA_STATS, "objects in use"),
+			       b, field(CA_STATS, "bytes in use"));
+			leaks++;
+		}
+	}
+	logmsg("%s: %d calls, %d failed, %d leaks, %d bad", key, calls, failed, leaks, bad);
+	/* calls=0 is for the host to judge: the user may not be converted */
+	result(calls < 0 || leaks || bad, key, "%d/%d/%d/%d", calls, failed, leaks, bad);
+}
+
+/* hot-add the block of hidden RAM at cpu_alloc_hotadd=; 0 or errno */
+static int memory_add(void)
+{
+	long long addr = env_num("cpu_alloc_hotadd", 0);
+	char *s = slurp("/sys/devices/system/memory/block_size_bytes");
+	long long block = s ? strtoll(s, NULL, 16) : 0;
+	char num[32];
+	int err;
+
+	if (!addr || block <= 0)
+		return ENOENT;
+	snprintf(num, sizeof(num), "0x%llx", addr);
+	err = write_file("/sys/devices/system/memory/probe", num);
+	snprintf(mem_state, sizeof(mem_state),
+		 "/sys/devices/system/memory/memory%lld/state", addr / block);
+	return err == EEXIST ? 0 : err;
+}
+
+static void check_inject(void)
+{
+	int err;
+
+	if (access(FAILDIR, F_OK) || access("/proc/thread-self/fail-nth", F_OK)) {
+		result(0, "inject", "absent");
+		return;
+	}
+	/* one line per injected failure, no stack dump */
+	write_file(FAILDIR "/verbose", "0");
+	if (!access(TESTDIR "/kmem_cache", F_OK)) {
+		inject("inject_kmem_cache", op_kmem_cache);
+	}
+	inject("inject_netns", op_netns);
+	if (!access("/dev/loop-control", F_OK))
+		inject("inject_loop", op_loop);
+	else
+		result(0, "inject_loop", "absent");
+	if (access("/sys/devices/system/memory/probe", F_OK) ||
+	    !getenv("cpu_alloc_hotadd")) {
+		result(0, "inject_memory", "absent");
+	} else if ((err = memory_add())) {
+		result(1, "inject_memory", "probe-error-%d", err);
+	} else {
+		inject("inject_memory", op_memory);
+	}
+}
+
+static void check_numa(void)
+{
+	char line[128], *s = slurp(TESTDIR "/numa");
+
+	if (!s) {
+		result(0, "numa", "absent");
+		return;
+	}
+	snprintf(line, sizeof(line), "%s", s + (strncmp(s, "numa=", 5) ? 0 : 5));
+	line[strcspn(line, "\n")] = 0;
+	result(strncmp(line, "ok", 2) != 0, "numa", "%s", line);
 }
 
 /*
@@ -654,6 +891,8 @@ int main(void)
 	check_snmp();
 	check_stress();
 	check_hotplug();
+	check_inject();
+	check_numa();
 	check_kmemleak();
 	check_log();
 

@@ -17,7 +17,13 @@
 #     hotplug=<cycles>/<exact>/<bad> exact and not bad, cpus_after=N/N;
 #     with the test built in, stress must have run, and with
 #     CONFIG_DEBUG_KMEMLEAK=y too, kmemleak=found (the leak planted on
-#     purpose was reported).
+#     purpose was reported) and kmemleak_others=0 (nothing else was);
+#   - with CONFIG_FAIL_CPU_ALLOC, the inject_*=<calls>/<failed>/<leaks>/
+#     <bad> fields: no leak and nothing bad, and at least one cpu_alloc()
+#     call where the user is converted at this commit; numa=ok or absent.
+# A kernel with CONFIG_NUMA boots as the NUMA guest: two nodes, even
+# CPUs on one, odd on the other, 5 GiB (MEM is not used), of which the top
+# 256 MiB is hidden with mem= for the guest to hot-add.
 # A guest that does not end within BOOT_TIMEOUT seconds is killed and
 # fails.  The whole console log is kept in $LOGS.  Exit status: 0 PASS.
 . "$(dirname "$0")/lib.sh"
@@ -55,10 +61,29 @@ append="console=ttyS0 panic=-1 oops=panic loglevel=7 expect_cpus=$EXPECT_CPUS cp
 [ "$MAXCPUS" != "$SMP" ] && append="$append possible_cpus=$MAXCPUS"
 [ -n "$STRESS_OPS" ] && append="$append cpu_alloc_stress=$STRESS_OPS"
 
-info BOOT "$short -smp $SMP,maxcpus=$MAXCPUS (timeout ${BOOT_TIMEOUT}s)"
+numa=
+if config_has CONFIG_NUMA; then
+	# Node data and the second node above 4 GiB; RAM from 0x170000000
+	# (5888 MiB: QEMU puts 3 GiB below 4 GiB, the rest from 4 GiB) is
+	# cut off with mem= and hot-added by the guest.
+	# Even CPUs on node 0, odd ones on node 1, so that the online CPUs
+	# are split too.
+	MEM=5G
+	cpus0= cpus1=
+	for ((c = 0; c < MAXCPUS; c++)); do
+		if ((c % 2)); then cpus1="$cpus1,cpus=$c"; else cpus0="$cpus0,cpus=$c"; fi
+	done
+	numa="-object memory-backend-ram,id=node0,size=2560M -numa node,nodeid=0,memdev=node0$cpus0"
+	numa="$numa -object memory-backend-ram,id=node1,size=2560M -numa node,nodeid=1,memdev=node1$cpus1"
+	append="$append mem=5888M cpu_alloc_hotadd=0x170000000"
+	tag=$tag-numa
+	log=$LOGS/boot-$short-$tag.log
+fi
+
+info BOOT "$short -smp $SMP,maxcpus=$MAXCPUS${numa:+, 2 NUMA nodes, $MEM} (timeout ${BOOT_TIMEOUT}s)"
 rc=0
 # shellcheck disable=SC2086
-qemu_run "$log" "$BOOT_TIMEOUT" $accel -smp "$SMP,maxcpus=$MAXCPUS" -kernel "$image" \
+qemu_run "$log" "$BOOT_TIMEOUT" $accel -smp "$SMP,maxcpus=$MAXCPUS" $numa -kernel "$image" \
 	-initrd "$WORK/initramfs/initramfs.cpio" -append "$append" \
 	-drive "file=$disk,if=virtio,format=raw,readonly=on" || rc=$?
 secs=$qemu_secs
@@ -101,7 +126,40 @@ c=$(field cpus_after)
 if config_has CONFIG_DEBUG_KMEMLEAK && config_has CONFIG_CPU_ALLOC_STRESS_TEST; then
 	k=$(field kmemleak)
 	[ "$k" = found ] || problems="$problems kmemleak-leak-not-reported(kmemleak=${k:-none})"
+	k=$(field kmemleak_others)
+	[ "${k:-0}" = 0 ] || problems="$problems kmemleak-reported-$k-other-objects"
 fi
+# inject_KEY: the file whose conversion gives the operation cpu_alloc() calls
+inject_user() {
+	case $1 in
+	inject_kmem_cache) echo mm/slub.c ;;
+	inject_netns) echo net/ipv4/af_inet.c ;;
+	inject_loop) echo block/bdev.c ;;
+	inject_memory) echo mm/page_alloc.c ;;
+	*) echo mm/cpu_alloc.c ;;
+	esac
+}
+if config_has CONFIG_FAIL_CPU_ALLOC; then
+	[ -n "$(field inject_netns)" ] || problems="$problems fail_cpu_alloc-built-but-not-run"
+	for key in inject_kmem_cache inject_netns inject_loop inject_memory; do
+		v=$(field $key)
+		case "$v" in
+		"" | absent) ;;
+		[0-9]*/*/*/*)
+			IFS=/ read -r i_calls i_failed i_leaks i_bad <<<"$v"
+			[ "$i_leaks" = 0 ] || problems="$problems $key-leaks=$i_leaks"
+			[ "$i_bad" = 0 ] || problems="$problems $key-bad=$i_bad"
+			if [ "$i_calls" = 0 ] && [ "$id" != unknown ] &&
+				kgit grep -q -E '\b(CPU_ALLOC|cpu_alloc)\(' "$id" -- "$(inject_user $key)" 2>/dev/null; then
+				problems="$problems $key-made-no-cpu_alloc-call"
+			fi
+			;;
+		*) problems="$problems $key=$v" ;;
+		esac
+	done
+fi
+n=$(field numa)
+case "$n" in "" | absent | ok:*) ;; *) problems="$problems numa=$n" ;; esac
 if [ "$SMP" -gt 1 ] && ! grep -a -q "smp: Brought up [0-9]* nodes\?, $EXPECT_CPUS CPUs" "$log"; then
 	problems="$problems smp-not-$EXPECT_CPUS"
 fi

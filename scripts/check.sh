@@ -16,6 +16,10 @@
 # checkpatch/sparse.ignore does not list) fails.  SPARSE=0 skips this
 # half.
 #
+# CPU_PTR(): the head's mm/cpu_alloc_test.o has a probe that is
+# CPU_PTR() alone, out of line; its disassembly must show no memory
+# operand (lea and nops aside): the address is arithmetic on constants.
+#
 # i386: the same .c files are compiled, at each commit and at the base,
 # under a second configuration: ARCH=i386 with NUMA
 # (checkpatch/i386-numa.config after qemu/cpu_alloc.config), where
@@ -204,6 +208,34 @@ if [ "${I386:-1}" = 1 ] && [ $np -gt 0 ]; then
 		info OK "i386 $short: ${#files[@]} files compiled, nothing new"
 	done
 	git -C "$co" checkout -q -f --detach "$base"
+fi
+
+# --- CPU_PTR() loads nothing -------------------------------------------
+probe=cpu_alloc_test_cpu_ptr
+head=$(kgit rev-parse "$BRANCH")
+if [ $np -gt 0 ] && kgit cat-file -e "$head:mm/cpu_alloc_test.c" 2>/dev/null; then
+	if [ "$(cat "$O/.cpu-alloc-built" 2>/dev/null)" != "$head" ]; then
+		REV=$head "$TOP/scripts/build.sh" >"$LOGS/check-build-head.log" 2>&1 || {
+			tail -n 20 "$LOGS/check-build-head.log" >&2
+			die "cannot build the head for the CPU_PTR() probe" "log: $LOGS/check-build-head.log"
+		}
+	fi
+	obj=$O/mm/cpu_alloc_test.o
+	[ -f "$obj" ] || die "no $obj" "the probe needs CONFIG_CPU_ALLOC_KUNIT_TEST=y (qemu/cpu_alloc.config)"
+	objdump -d --no-show-raw-insn "$obj" |
+		awk -v f="<$probe>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' >"$LOGS/cpu_ptr-probe.txt"
+	[ -s "$LOGS/cpu_ptr-probe.txt" ] || die "no $probe in $obj" "it is in mm/cpu_alloc_test.c (0003)"
+	# mnemonic and operands of each instruction; a memory operand has
+	# parentheses or is a bare address (no $), jumps and calls aside
+	loads=$(awk -F'\t' '{ print $2 }' "$LOGS/cpu_ptr-probe.txt" |
+		awk '$1 !~ /^(lea|nop|endbr|int3|ret|j|call)/ && ($2 ~ /\(/ || $2 ~ /(^|,)(%[a-z]s:)?-?0x[0-9a-f]+(,|$)/)' || true)
+	if [ -n "$loads" ]; then
+		info FAIL "CPU_PTR() probe ${head:0:12}: memory accesses in $probe"
+		echo "$loads" | sed 's/^/    /'
+		fail=1
+	else
+		info OK "CPU_PTR() probe ${head:0:12}: $(wc -l <"$LOGS/cpu_ptr-probe.txt") instructions, no memory access"
+	fi
 fi
 
 [ $fail = 0 ] || die "make check found new warnings" "logs: $LOGS/checkpatch-*.txt $LOGS/sparse-*.txt"

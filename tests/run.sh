@@ -88,6 +88,7 @@ says() {
 
 # commit_in_tree MSG FILE CONTENT: a commit in the work tree.
 commit_in_tree() {
+	mkdir -p "$(dirname "$W/linux/$2")"
 	printf '%s\n' "$3" >"$W/linux/$2"
 	git -C "$W/linux" add -f "$2"
 	git -C "$W/linux" commit -q -m "$1" -m "Why: a test." -m "Signed-off-by: Selftest <selftest@example.org>"
@@ -285,6 +286,36 @@ EOT
 		expect_fail "stress not run" mk boot && says "stress-test-built-but-not-run"
 }
 
+# The host judges the fail_cpu_alloc fields: leaks and bad results
+# fail; zero calls fail only where the commit converted the user.
+test_boot_inject_fields() {
+	expect_ok mk tree && expect_ok mk build || return 1
+	local ok="PASS cpus=4/4 inject_kmem_cache=1/1/0/0 inject_netns=14/14/0/0 inject_loop=1/1/0/0 inject_memory=absent numa=ok:2/40"
+	# without CONFIG_FAIL_CPU_ALLOC the fields are not checked
+	fake_verdict "PASS cpus=4/4 inject_netns=3/3/1/0" && expect_ok mk boot || return 1
+	echo CONFIG_FAIL_CPU_ALLOC=y >>"$W/build/.config"
+	fake_verdict "$ok" && expect_ok mk boot || return 1
+	local v want
+	while IFS='|' read -r v want; do
+		fake_verdict "PASS cpus=4/4 $v"
+		expect_fail "verdict $v" mk boot && says "$want" || return 1
+	done <<EOT
+inject_netns=14/14/1/0|inject_netns-leaks=1
+inject_netns=14/13/0/1|inject_netns-bad=1
+inject_netns=14/14/0/0 inject_loop=oops|inject_loop=oops
+inject_kmem_cache=absent|fail_cpu_alloc-built-but-not-run
+inject_netns=1/1/0/0 numa=bad:cpu1+0x0:node0/1|numa=bad:cpu1+0x0:node0/1
+EOT
+	# zero calls: fine where the user is not converted (the fake tree
+	# has no net/ipv4/af_inet.c), not where it is
+	fake_verdict "PASS cpus=4/4 inject_netns=0/0/0/0" && expect_ok mk boot || return 1
+	commit_in_tree "net: cpu_alloc: convert" net/ipv4/af_inet.c "void *m = cpu_alloc(8, 0, 8);" &&
+		expect_ok mk build || return 1
+	echo CONFIG_FAIL_CPU_ALLOC=y >>"$W/build/.config"
+	fake_verdict "PASS cpus=4/4 inject_netns=0/0/0/0" &&
+		expect_fail "no call where converted" mk boot && says "inject_netns-made-no-cpu_alloc-call"
+}
+
 test_boot_kmemleak_required() {
 	expect_ok mk tree && expect_ok mk build || return 1
 	local v="PASS cpus=4/4 stress=1000/0/0 stress_delta=0/0"
@@ -293,6 +324,8 @@ test_boot_kmemleak_required() {
 	printf 'CONFIG_DEBUG_KMEMLEAK=y\nCONFIG_CPU_ALLOC_STRESS_TEST=y\n' >>"$W/build/.config"
 	fake_verdict "$v kmemleak=missing" && expect_fail "leak not found" mk boot &&
 		says "kmemleak-leak-not-reported(kmemleak=missing)" || return 1
+	fake_verdict "$v kmemleak=found kmemleak_others=4" && expect_fail "false leaks" mk boot &&
+		says "kmemleak-reported-4-other-objects" || return 1
 	fake_verdict "$v" && expect_fail "no kmemleak field" mk boot &&
 		says "kmemleak-leak-not-reported(kmemleak=none)" || return 1
 	# init's echo of a report header is no splat; a real splat still is
@@ -429,6 +462,27 @@ test_check_i386() {
 	expect_fail "an i386 error" mk check SPARSE=0 && says "new errors or warnings in kernel/fake.c" &&
 		says "kernel/fake.c: error: implicit declaration of function x" || return 1
 	expect_ok mk check SPARSE=0 I386=0 && ! grep -q "^  [A-Z]* *i386 " "$T/out"
+}
+
+# make check disassembles the head's CPU_PTR() probe: arithmetic
+# passes, a load from a table fails.
+test_check_cpu_ptr_probe() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: add the probe" mm/cpu_alloc_test.c \
+		"unsigned long cpu_alloc_test_cpu_ptr(unsigned long p, unsigned int cpu) { return 0xfffffe8000000000UL + p + ((unsigned long)cpu << 21); }" || return 1
+	printf 'mm/cpu_alloc_test.c\n' >"$W/linux/real-objs"
+	git -C "$W/linux" add -f real-objs && git -C "$W/linux" commit -q --amend --no-edit && expect_ok mk export || return 1
+	expect_ok mk check SPARSE=0 I386=0 && says "OK      CPU_PTR() probe" && says "no memory access" || return 1
+	printf '%s\n' "extern unsigned long tab[];" \
+		"unsigned long cpu_alloc_test_cpu_ptr(unsigned long p, unsigned int cpu) { return tab[cpu] + p; }" \
+		>"$W/linux/mm/cpu_alloc_test.c"
+	git -C "$W/linux" commit -q -a -m "mm: cpu_alloc: a table" -m "Signed-off-by: Selftest <selftest@example.org>" &&
+		expect_ok mk export || return 1
+	expect_fail "a load in the probe" mk check SPARSE=0 I386=0 && says "memory accesses in cpu_alloc_test_cpu_ptr" || return 1
+	# a head without the test file has no probe to check
+	git -C "$W/linux" rm -q mm/cpu_alloc_test.c && git -C "$W/linux" commit -q -m "mm: cpu_alloc: drop the test" \
+		-m "Signed-off-by: Selftest <selftest@example.org>" && expect_ok mk export || return 1
+	expect_ok mk check SPARSE=0 I386=0 && ! says "CPU_PTR() probe" >/dev/null
 }
 
 # Two makes on one scratch checkout: the second stops at once and says so.
