@@ -45,9 +45,25 @@
  * grows, is the KUnit case map_unwind: the exhaustion case after it
  * leaves the region mapped.)  numa= is the stress module's check that
  * every CPU's pages are on the CPU's node.
+ *
+ * nfs_server=ADDR:PORT (set by the host when it serves an export with
+ * nfs-ganesha) makes init bring up eth0 as 10.0.2.15 (QEMU's user-mode
+ * network), mount ADDR:/export with NFSv4.0, write, read back and
+ * compare a file, and report the mount's I/O counters of
+ * /proc/self/mountstats after the mount and after the I/O:
+ *   nfs=ok:<bytes>-><bytes> nfs_events=<events>-><events>
+ * (the sums of the "bytes:" and "events:" lines), nfs=noserver without
+ * nfs_server=, nfs=absent without the NFS client.
+ *
+ * With dmatest and a DMA channel, init runs dmatest (dmatest_iterations=
+ * copies per channel, default 200) and reports the tests and failures of
+ * its summary lines and the channels' sysfs counters before and after:
+ *   dmatest=<tests>/<failures>:memcpy_count=<a>-><b>,bytes=<c>-><d>
+ * dmatest=absent without dmatest or without a channel.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <linux/loop.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -388,6 +404,260 @@ static void check_snmp(void)
 	got = udp_loop(AF_INET6, 8);
 	u1 = snmp_get("/proc/net/snmp6", "", "Udp6InDatagrams");
 	result(got != 8 || u1 - u0 < 8, "snmp6_udp", "%lld->%lld", u0, u1);
+}
+
+/* if_setup: give ifname the IPv4 address addr/mask and bring it up; 0 or errno. */
+static int if_setup(const char *ifname, const char *addr, const char *mask)
+{
+	struct ifreq ifr = { 0 };
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), err = 0;
+
+	if (fd < 0)
+		return errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	sin->sin_family = AF_INET;
+	inet_pton(AF_INET, addr, &sin->sin_addr);
+	if (ioctl(fd, SIOCSIFADDR, &ifr))
+		err = errno;
+	inet_pton(AF_INET, mask, &sin->sin_addr);
+	if (!err && ioctl(fd, SIOCSIFNETMASK, &ifr))
+		err = errno;
+	if (!err && ioctl(fd, SIOCGIFFLAGS, &ifr))
+		err = errno;
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	if (!err && ioctl(fd, SIOCSIFFLAGS, &ifr))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * nfs_counters: the sums of the first six numbers of the "bytes:" line
+ * (normal, direct and server read and write bytes) and of the "events:"
+ * line of the mount on dir in /proc/self/mountstats; -1 if not found.
+ */
+static void nfs_counters(const char *dir, long long *bytes, long long *events)
+{
+	char *s = slurp("/proc/self/mountstats"), *p, *end, want[128];
+
+	*bytes = *events = -1;
+	snprintf(want, sizeof(want), " mounted on %s with fstype nfs", dir);
+	p = s ? strstr(s, want) : NULL;
+	if (!p)
+		return;
+	/* this mount's lines end where the next "device " line starts */
+	end = strstr(p + 1, "\ndevice ");
+	for (; p && *p && (!end || p < end); p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *q = p + strspn(p, " \t");
+		long long *sum = NULL, v;
+		int i, max = 0, n;
+
+		if (!strncmp(q, "bytes:", 6))
+			sum = bytes, max = 6, q += 6;
+		else if (!strncmp(q, "events:", 7))
+			sum = events, max = 1000, q += 7;
+		if (!sum)
+			continue;
+		*sum = 0;
+		for (i = 0; i < max && sscanf(q, "%lld%n", &v, &n) == 1; i++, q += n)
+			*sum += v;
+	}
+}
+
+/* fs_has: the kernel knows file system type name (/proc/filesystems). */
+static int fs_has(const char *name)
+{
+	char *s = slurp("/proc/filesystems"), *p, want[64];
+
+	snprintf(want, sizeof(want), "\t%s\n", name);
+	p = s ? strstr(s, want) : NULL;
+	return p != NULL;
+}
+
+#define NFS_DIR "/mnt"
+#define NFS_FILE_SIZE (256 << 10)
+
+/* nfs_io: write a file on the mount, read it back with O_DIRECT (from the server), compare. */
+static const char *nfs_io(int *err)
+{
+	static char wbuf[NFS_FILE_SIZE];
+	char *rbuf = NULL;
+	int fd, i;
+	ssize_t n;
+
+	for (i = 0; i < NFS_FILE_SIZE; i++)
+		wbuf[i] = (char)(i * 7 + i / 4096);
+	*err = 0;
+	fd = open(NFS_DIR "/cpu_alloc.dat", O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	if (fd < 0)
+		return *err = errno, "create";
+	n = write(fd, wbuf, sizeof(wbuf));
+	if (n != (ssize_t)sizeof(wbuf) || fsync(fd))
+		*err = n < 0 ? errno : EIO;
+	close(fd);
+	if (*err)
+		return "write";
+	if (posix_memalign((void **)&rbuf, 4096, sizeof(wbuf)))
+		return *err = ENOMEM, "read";
+	fd = open(NFS_DIR "/cpu_alloc.dat", O_RDONLY | O_DIRECT);
+	if (fd < 0) {
+		free(rbuf);
+		return *err = errno, "open";
+	}
+	n = read(fd, rbuf, sizeof(wbuf));
+	if (n != (ssize_t)sizeof(wbuf))
+		*err = n < 0 ? errno : EIO;
+	close(fd);
+	if (!*err && memcmp(rbuf, wbuf, sizeof(wbuf)))
+		*err = EILSEQ;
+	free(rbuf);
+	if (*err)
+		return *err == EILSEQ ? "verify" : "read";
+	if (unlink(NFS_DIR "/cpu_alloc.dat"))
+		return *err = errno, "unlink";
+	return NULL;
+}
+
+static void check_nfs(void)
+{
+	const char *srv = getenv("nfs_server");
+	char addr[64], opts[256], src[96], *colon;
+	long long b0, b1, e0, e1;
+	const char *what;
+	int err;
+
+	if (!fs_has("nfs")) {
+		result(0, "nfs", "absent");
+		return;
+	}
+	if (!srv || !*srv) {
+		/* the host judges whether that is allowed (NFS=0) */
+		result(0, "nfs", "noserver");
+		return;
+	}
+	snprintf(addr, sizeof(addr), "%s", srv);
+	colon = strchr(addr, ':');
+	if (colon)
+		*colon = 0;
+	err = if_setup("eth0", "10.0.2.15", "255.255.255.0");
+	if (err) {
+		result(1, "nfs", "eth0-%d", err);
+		return;
+	}
+	snprintf(src, sizeof(src), "%s:/export", addr);
+	snprintf(opts, sizeof(opts),
+		 "vers=4.0,addr=%s,clientaddr=10.0.2.15,port=%s,proto=tcp,soft,timeo=100,retrans=3",
+		 addr, colon ? colon + 1 : "2049");
+	mkdir(NFS_DIR, 0755);
+	if (mount(src, NFS_DIR, "nfs", 0, opts)) {
+		err = errno;
+		logmsg("nfs: mount %s (%s): error %d", src, opts, err);
+		result(1, "nfs", "mount-%d", err);
+		return;
+	}
+	nfs_counters(NFS_DIR, &b0, &e0);
+	what = nfs_io(&err);
+	nfs_counters(NFS_DIR, &b1, &e1);
+	if (umount(NFS_DIR))
+		logmsg("nfs: umount: error %d", errno);
+	if (what) {
+		logmsg("nfs: %s: error %d", what, err);
+		result(1, "nfs", "%s-%d", what, err);
+		return;
+	}
+	logmsg("nfs: %s bytes %lld->%lld events %lld->%lld", src, b0, b1, e0, e1);
+	result(b0 < 0 || b1 <= b0, "nfs", "ok:%lld->%lld", b0, b1);
+	result(e0 < 0 || e1 <= e0, "nfs_events", "%lld->%lld", e0, e1);
+}
+
+/* dma_counters: the sums of memcpy_count and bytes_transferred of every channel; channels. */
+static int dma_counters(long long *count, long long *bytes)
+{
+	DIR *d = opendir("/sys/class/dma");
+	struct dirent *e;
+	char path[300];
+	int n = 0;
+	long long v;
+
+	*count = *bytes = 0;
+	while (d && (e = readdir(d))) {
+		char *s;
+
+		if (strncmp(e->d_name, "dma", 3) || !strstr(e->d_name, "chan"))
+			continue;
+		n++;
+		snprintf(path, sizeof(path), "/sys/class/dma/%s/memcpy_count", e->d_name);
+		s = slurp(path);
+		v = s ? atoll(s) : 0;
+		*count += v;
+		snprintf(path, sizeof(path), "/sys/class/dma/%s/bytes_transferred", e->d_name);
+		s = slurp(path);
+		v = s ? atoll(s) : 0;
+		*bytes += v;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* dmatest_summary: the tests and failures of dmatest's "summary" lines in the kernel log. */
+static int dmatest_summary(long long *tests, long long *failures)
+{
+	static char buf[1 << 21];
+	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), lines = 0;
+	char *p;
+
+	*tests = *failures = 0;
+	if (n <= 0 || n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, n);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	for (p = buf; (p = strstr(p, ": summary ")); p++) {
+		long long t, f;
+
+		if (sscanf(p, ": summary %lld tests, %lld failures", &t, &f) == 2) {
+			*tests += t;
+			*failures += f;
+			lines++;
+		}
+	}
+	return lines;
+}
+
+static void check_dmatest(void)
+{
+	long long iters = env_num("dmatest_iterations", 200);
+	long long c0, c1, b0, b1, tests, failures;
+	char num[32];
+	int chans, lines, err;
+	double t0;
+
+	chans = dma_counters(&c0, &b0);
+	if (access("/sys/module/dmatest/parameters/run", W_OK) || chans == 0) {
+		result(0, "dmatest", "absent");
+		return;
+	}
+	snprintf(num, sizeof(num), "%lld", iters);
+	t0 = now();
+	err = write_file("/sys/module/dmatest/parameters/iterations", num);
+	if (!err)
+		err = write_file("/sys/module/dmatest/parameters/run", "1");
+	if (err) {
+		result(1, "dmatest", "error-%d", err);
+		return;
+	}
+	/* reading wait blocks until every test thread has ended */
+	slurp("/sys/module/dmatest/parameters/wait");
+	dma_counters(&c1, &b1);
+	lines = dmatest_summary(&tests, &failures);
+	logmsg("dmatest: %d channels, %d summaries, %lld tests, %lld failures in %.1fs",
+	       chans, lines, tests, failures, now() - t0);
+	result(tests <= 0 || failures || c1 <= c0 || b1 <= b0, "dmatest",
+	       "%lld/%lld:memcpy_count=%lld->%lld,bytes=%lld->%lld",
+	       tests, failures, c0, c1, b0, b1);
 }
 
 /*
@@ -889,6 +1159,8 @@ int main(void)
 	leak_start();
 	check_diskstats();
 	check_snmp();
+	check_nfs();
+	check_dmatest();
 	check_stress();
 	check_hotplug();
 	check_inject();

@@ -21,6 +21,13 @@
 #   - with CONFIG_FAIL_CPU_ALLOC, the inject_*=<calls>/<failed>/<leaks>/
 #     <bad> fields: no leak and nothing bad, and at least one cpu_alloc()
 #     call where the user is converted at this commit; numa=ok or absent.
+#   - nfs=ok:<bytes>-><bytes> and nfs_events=<a>-><b> moved, where the
+#     kernel has the NFS client: with NFS=1 (scripts/nfs.sh) nfs-ganesha
+#     serves an export to the guest for the length of the boot, and the
+#     guest mounts it, writes and reads; NFS=0 accepts nfs=noserver;
+#   - dmatest=<tests>/<failures>:memcpy_count=<a>-><b>,bytes=<c>-><d>
+#     with tests, no failures and both counters moved, where the kernel
+#     has dmatest and the software memcpy channels (SW_MEMCPY_DMA).
 # A kernel with CONFIG_NUMA boots as the NUMA guest: two nodes, even
 # CPUs on one, odd on the other, 5 GiB (MEM is not used), of which the top
 # 256 MiB is hidden with mem= for the guest to hot-add.
@@ -28,6 +35,7 @@
 # fails.  The whole console log is kept in $LOGS.  Exit status: 0 PASS.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/qemu.sh"
+. "$(dirname "$0")/nfs.sh"
 
 image=$O/arch/x86/boot/bzImage
 [ -f "$image" ] || die "no kernel image $image" "run: make build"
@@ -80,13 +88,26 @@ if config_has CONFIG_NUMA; then
 	log=$LOGS/boot-$short-$tag.log
 fi
 
+# The NFS server, for a kernel with the NFS client: started here, ended
+# when this script ends, whatever ends it.
+net=
+if [ "$NFS" = 1 ] && config_has CONFIG_NFS_FS; then
+	trap nfs_stop EXIT
+	trap "exit 130" INT
+	trap "exit 143" TERM HUP
+	nfs_start
+	append="$append nfs_server=10.0.2.2:$NFS_PORT"
+	net="-netdev user,id=net0 -device virtio-net-pci,netdev=net0"
+fi
+
 info BOOT "$short -smp $SMP,maxcpus=$MAXCPUS${numa:+, 2 NUMA nodes, $MEM} (timeout ${BOOT_TIMEOUT}s)"
 rc=0
 # shellcheck disable=SC2086
 qemu_run "$log" "$BOOT_TIMEOUT" $accel -smp "$SMP,maxcpus=$MAXCPUS" $numa -kernel "$image" \
 	-initrd "$WORK/initramfs/initramfs.cpio" -append "$append" \
-	-drive "file=$disk,if=virtio,format=raw,readonly=on" || rc=$?
+	-drive "file=$disk,if=virtio,format=raw,readonly=on" $net || rc=$?
 secs=$qemu_secs
+nfs_stop
 
 problems=
 case $rc in 124 | 137) problems="$problems timeout(${BOOT_TIMEOUT}s)" ;; esac
@@ -160,6 +181,43 @@ if config_has CONFIG_FAIL_CPU_ALLOC; then
 fi
 n=$(field numa)
 case "$n" in "" | absent | ok:*) ;; *) problems="$problems numa=$n" ;; esac
+# arrow A->B: true when B > A (both numbers).
+arrow() {
+	local a=${1%%->*} b=${1#*->}
+	[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] && [ "$b" -gt "$a" ]
+}
+nfs=$(field nfs)
+case "$nfs" in
+ok:*)
+	arrow "${nfs#ok:}" || problems="$problems nfs-bytes-did-not-move($nfs)"
+	e=$(field nfs_events)
+	arrow "$e" || problems="$problems nfs-events-did-not-move(${e:-none})"
+	;;
+"" | absent)
+	config_has CONFIG_NFS_FS && problems="$problems nfs-client-built-but-not-run(nfs=${nfs:-none})" ;;
+noserver)
+	[ "$NFS" = 0 ] || ! config_has CONFIG_NFS_FS || problems="$problems nfs=noserver" ;;
+*) problems="$problems nfs=$nfs" ;;
+esac
+dmatest=$(field dmatest)
+case "$dmatest" in
+[0-9]*/*:*)
+	IFS=/ read -r d_tests d_rest <<<"${dmatest%%:*}"
+	d_failures=$d_rest
+	[ "$d_tests" -gt 0 ] 2>/dev/null || problems="$problems dmatest-no-tests"
+	[ "$d_failures" = 0 ] || problems="$problems dmatest-failures=$d_failures"
+	c=$(printf '%s\n' "${dmatest#*:}" | tr ',' '\n' | sed -n 's/^memcpy_count=//p')
+	arrow "$c" || problems="$problems dmatest-memcpy_count-did-not-move(${c:-none})"
+	c=$(printf '%s\n' "${dmatest#*:}" | tr ',' '\n' | sed -n 's/^bytes=//p')
+	arrow "$c" || problems="$problems dmatest-bytes-did-not-move(${c:-none})"
+	;;
+"" | absent)
+	if config_has CONFIG_SW_MEMCPY_DMA && config_has CONFIG_DMATEST; then
+		problems="$problems dmatest-built-but-not-run(dmatest=${dmatest:-none})"
+	fi
+	;;
+*) problems="$problems dmatest=$dmatest" ;;
+esac
 if [ "$SMP" -gt 1 ] && ! grep -a -q "smp: Brought up [0-9]* nodes\?, $EXPECT_CPUS CPUs" "$log"; then
 	problems="$problems smp-not-$EXPECT_CPUS"
 fi

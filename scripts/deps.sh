@@ -10,7 +10,7 @@ VER=$(lock_get VERSION)
 # The tools the driver runs, and what a kernel build needs.
 PACKAGES="git gcc make libc6-dev bc bison flex libelf-dev libssl-dev cpio
 xz-utils kmod ccache rsync perl python3 dwarves
-qemu-system-x86 sparse coccinelle b4 gnuplot-nox"
+qemu-system-x86 sparse coccinelle b4 gnuplot-nox nfs-ganesha nfs-ganesha-vfs"
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -39,7 +39,8 @@ export FAKE_TARBALL=$PKGDIR/linux-source-6.1.tar.xz
 export FAKE_ARCHIVE="6.1.192-3 6.1.192-2"
 export FAKE_INSTALLED="linux-source-6.1=6.1.192-3"
 for p in git gcc make libc6-dev bc bison flex libelf-dev libssl-dev cpio xz-utils kmod \
-	ccache rsync perl python3 dwarves qemu-system-x86 sparse coccinelle b4 gnuplot-nox; do
+	ccache rsync perl python3 dwarves qemu-system-x86 sparse coccinelle b4 gnuplot-nox \
+	nfs-ganesha nfs-ganesha-vfs; do
 	FAKE_INSTALLED="$FAKE_INSTALLED $p=1"
 done
 
@@ -284,6 +285,104 @@ EOT
 	echo CONFIG_CPU_ALLOC_STRESS_TEST=y >>"$W/build/.config"
 	fake_verdict "PASS cpus=4/4 stress=absent" &&
 		expect_fail "stress not run" mk boot && says "stress-test-built-but-not-run"
+}
+
+# free_port: a TCP port of 127.0.0.1 that nothing listens on now, so
+# that a test never meets a real server (another make boot).
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# nfs_stopped: the fake server of the last boot is no longer running.
+nfs_stopped() {
+	local pid
+	pid=$(cat "$W/nfs/ganesha.pid" 2>/dev/null) || { echo "the NFS server was not started"; return 1; }
+	! kill -0 "$pid" 2>/dev/null || { echo "NFS server $pid still running"; kill "$pid"; return 1; }
+}
+
+# The fake tree has no NFS client: these tests add it to the .config.
+test_boot_nfs() {
+	local port ok="PASS cpus=4/4 nfs=ok:0->524288 nfs_events=12->130"
+	port=$(free_port)
+	expect_ok mk tree && expect_ok mk build || return 1
+	# without the client, no server and no NIC; nfs=absent passes
+	fake_verdict "PASS cpus=4/4 nfs=absent" && expect_ok mk boot NFS_PORT="$port" GANESHA=/nonexistent &&
+		! says "NFS " >/dev/null && ! grep -q 'nfs_server=' "$W"/logs/boot-*-smp4-max4.log || return 1
+	echo CONFIG_NFS_FS=y >>"$W/build/.config"
+	fake_verdict "$ok" && expect_ok mk boot NFS_PORT="$port" && says "nfs=ok:0->524288" &&
+		says "nfs-ganesha on 127.0.0.1:$port" && nfs_stopped || return 1
+	grep -q "Command line: .* nfs_server=10.0.2.2:$port" "$W"/logs/boot-*-smp4-max4.log &&
+		grep -q "Path = \"$W/nfs/export\"" "$W/nfs/ganesha.conf" ||
+		{ echo "server address not passed, or export not private"; return 1; }
+	local v want
+	while IFS='|' read -r v want; do
+		fake_verdict "PASS cpus=4/4 $v"
+		expect_fail "verdict $v" mk boot NFS_PORT="$port" && says "$want" && nfs_stopped || return 1
+	done <<EOT
+nfs=ok:7->7 nfs_events=1->2|nfs-bytes-did-not-move(ok:7->7)
+nfs=ok:0->4096 nfs_events=3->3|nfs-events-did-not-move(3->3)
+nfs=ok:0->4096|nfs-events-did-not-move(none)
+nfs=mount-110|nfs=mount-110
+nfs=absent|nfs-client-built-but-not-run(nfs=absent)
+cpus=4/4|nfs-client-built-but-not-run(nfs=none)
+nfs=noserver|nfs=noserver
+EOT
+	# NFS=0: no server, and the guest's noserver passes
+	rm -f "$W/nfs/ganesha.pid"
+	fake_verdict "PASS cpus=4/4 nfs=noserver" && expect_ok mk boot NFS=0 NFS_PORT="$port" &&
+		! says "nfs-ganesha" >/dev/null && [ ! -f "$W/nfs/ganesha.pid" ] || return 1
+	# a hung guest: the server still ends with the boot
+	{ echo FAKE-KERNEL; echo hang; } >"$W/build/arch/x86/boot/bzImage"
+	expect_fail "hang" mk boot NFS_PORT="$port" BOOT_TIMEOUT=2 && says "timeout(2s)" && nfs_stopped
+}
+
+test_boot_nfs_server_errors() {
+	local port
+	port=$(free_port)
+	expect_ok mk tree && expect_ok mk build || return 1
+	echo CONFIG_NFS_FS=y >>"$W/build/.config"
+	fake_verdict "PASS cpus=4/4 nfs=ok:0->8 nfs_events=1->9"
+	expect_fail "no server program" mk boot NFS_PORT="$port" GANESHA=/nonexistent/ganesha.nfsd &&
+		says "is not installed" && says "run: make deps" && says "NFS=0" || return 1
+	FAKE_GANESHA=inuse expect_fail "bind error" mk boot NFS_PORT="$port" &&
+		says "port $port on 127.0.0.1 is in use" && says "NFS_PORT=" || return 1
+	FAKE_GANESHA=nofsal expect_fail "no VFS backend" mk boot NFS_PORT="$port" &&
+		says "VFS backend is missing" && says "run: make deps" && nfs_stopped || return 1
+	# a port something already listens on: refused before the server starts
+	python3 -c 'import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); print("up", flush=True); time.sleep(30)' "$port" >"$T/listener" &
+	local lpid=$! i
+	for ((i = 0; i < 50; i++)); do grep -q up "$T/listener" && break; sleep 0.1; done
+	rm -f "$W/nfs/ganesha.pid"
+	expect_fail "port in use" mk boot NFS_PORT="$port" && says "port $port on 127.0.0.1 is in use" &&
+		[ ! -f "$W/nfs/ganesha.pid" ]
+	local rc=$?
+	kill "$lpid"
+	wait "$lpid" 2>/dev/null
+	return $rc
+}
+
+test_boot_dmatest() {
+	expect_ok mk tree && expect_ok mk build || return 1
+	local ok="dmatest=400/0:memcpy_count=0->400,bytes=0->3276800"
+	# without the software channels, absent passes
+	fake_verdict "PASS cpus=4/4 dmatest=absent" && expect_ok mk boot || return 1
+	printf 'CONFIG_DMATEST=y\nCONFIG_SW_MEMCPY_DMA=y\n' >>"$W/build/.config"
+	fake_verdict "PASS cpus=4/4 $ok" && expect_ok mk boot && says "$ok" || return 1
+	local v want
+	while IFS='|' read -r v want; do
+		fake_verdict "PASS cpus=4/4 $v"
+		expect_fail "verdict $v" mk boot && says "$want" || return 1
+	done <<EOT
+dmatest=400/2:memcpy_count=0->400,bytes=0->3276800|dmatest-failures=2
+dmatest=0/0:memcpy_count=0->0,bytes=0->0|dmatest-no-tests
+dmatest=400/0:memcpy_count=5->5,bytes=0->3276800|dmatest-memcpy_count-did-not-move(5->5)
+dmatest=400/0:memcpy_count=0->400,bytes=9->9|dmatest-bytes-did-not-move(9->9)
+dmatest=absent|dmatest-built-but-not-run(dmatest=absent)
+cpus=4/4|dmatest-built-but-not-run(dmatest=none)
+dmatest=error-22|dmatest=error-22
+EOT
 }
 
 # The host judges the fail_cpu_alloc fields: leaks and bad results
