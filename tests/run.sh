@@ -441,9 +441,12 @@ test_boot_stress_ops() {
 		{ echo "STRESS_OPS=5 not passed"; return 1; }
 	# a debug build has its own O= and boots the same way
 	expect_ok mk build DEBUG=1 && expect_ok mk boot DEBUG=1 STRESS_OPS=0 &&
-		grep -q 'Command line: .* cpu_alloc_stress=0' "$W"/logs/boot-*-smp4-max4.log ||
+		grep -q 'Command line: .* cpu_alloc_stress=0' "$W"/logs/boot-*-smp4-max4-numa.log ||
 		{ echo "STRESS_OPS=0 not passed to the debug boot"; return 1; }
 	[ -f "$W/build-debug/arch/x86/boot/bzImage" ] || { echo "DEBUG=1 did not build in build-debug"; return 1; }
+	# qemu/debug.config has NUMA: the NUMA guest, two nodes, hidden RAM
+	grep -q 'Command line: .* mem=5888M cpu_alloc_hotadd=0x170000000' "$W"/logs/boot-*-smp4-max4-numa.log &&
+		says "2 NUMA nodes, 5G" || { echo "the debug boot is not the NUMA guest"; return 1; }
 }
 
 test_boot_timeout() {
