@@ -838,10 +838,21 @@ static int kmemleak_find(int *others, int *err)
 			found = 1;
 			continue;
 		}
-		/* only the header line: the hex dump could look like a splat */
+		/* the header and the backtrace, not the hex dump */
 		(*others)++;
-		if (*others <= 5)
+		if (*others <= 5) {
+			char *bt = strstr(p, "backtrace:"), *e;
+			int k;
+
 			logmsg("kmemleak also reports: %.*s", (int)(l < 80 ? l : 80), p);
+			for (k = 0; bt && k < 10; k++) {
+				bt += strcspn(bt, "\n");
+				if (*bt++ != '\n' || strncmp(bt, "    [", 5))
+					break;
+				e = bt + strcspn(bt, "\n");
+				logmsg("kmemleak   %.*s", (int)(e - bt < 100 ? e - bt : 100), bt);
+			}
+		}
 	}
 	return found;
 }

@@ -69,7 +69,7 @@ append="console=ttyS0 panic=-1 oops=panic loglevel=7 expect_cpus=$EXPECT_CPUS cp
 [ "$MAXCPUS" != "$SMP" ] && append="$append possible_cpus=$MAXCPUS"
 [ -n "$STRESS_OPS" ] && append="$append cpu_alloc_stress=$STRESS_OPS"
 
-numa=
+numa= smp_shape=
 if config_has CONFIG_NUMA; then
 	# Node data and the second node above 4 GiB; RAM from 0x170000000
 	# (5888 MiB: QEMU puts 3 GiB below 4 GiB, the rest from 4 GiB) is
@@ -81,6 +81,9 @@ if config_has CONFIG_NUMA; then
 	for ((c = 0; c < MAXCPUS; c++)); do
 		if ((c % 2)); then cpus1="$cpus1,cpus=$c"; else cpus0="$cpus0,cpus=$c"; fi
 	done
+	# one socket (and so one LLC) per CPU: CPUs that share a cache on
+	# different nodes make the kernel warn (topology_sane())
+	smp_shape=",sockets=$MAXCPUS,cores=1,threads=1"
 	numa="-object memory-backend-ram,id=node0,size=2560M -numa node,nodeid=0,memdev=node0$cpus0"
 	numa="$numa -object memory-backend-ram,id=node1,size=2560M -numa node,nodeid=1,memdev=node1$cpus1"
 	append="$append mem=5888M cpu_alloc_hotadd=0x170000000"
@@ -103,7 +106,7 @@ fi
 info BOOT "$short -smp $SMP,maxcpus=$MAXCPUS${numa:+, 2 NUMA nodes, $MEM} (timeout ${BOOT_TIMEOUT}s)"
 rc=0
 # shellcheck disable=SC2086
-qemu_run "$log" "$BOOT_TIMEOUT" $accel -smp "$SMP,maxcpus=$MAXCPUS" $numa -kernel "$image" \
+qemu_run "$log" "$BOOT_TIMEOUT" $accel -smp "$SMP,maxcpus=$MAXCPUS$smp_shape" $numa -kernel "$image" \
 	-initrd "$WORK/initramfs/initramfs.cpio" -append "$append" \
 	-drive "file=$disk,if=virtio,format=raw,readonly=on" $net || rc=$?
 secs=$qemu_secs
