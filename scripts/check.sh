@@ -223,7 +223,7 @@ if [ $np -gt 0 ] && kgit cat-file -e "$head:mm/cpu_alloc_test.c" 2>/dev/null; th
 	obj=$O/mm/cpu_alloc_test.o
 	[ -f "$obj" ] || die "no $obj" "the probe needs CONFIG_CPU_ALLOC_KUNIT_TEST=y (qemu/cpu_alloc.config)"
 	objdump -d --no-show-raw-insn "$obj" |
-		awk -v f="<$probe>:" '$2 == f { on = 1; next } on && /^$/ { exit } on' >"$LOGS/cpu_ptr-probe.txt"
+		awk -v f="<$probe>:" '$2 == f { on = 1; next } on && /^$/ { on = 0 } on' >"$LOGS/cpu_ptr-probe.txt"
 	[ -s "$LOGS/cpu_ptr-probe.txt" ] || die "no $probe in $obj" "it is in mm/cpu_alloc_test.c (0003)"
 	# mnemonic and operands of each instruction; a memory operand has
 	# parentheses or is a bare address (no $), jumps and calls aside
