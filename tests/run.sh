@@ -261,16 +261,24 @@ fake_verdict() {
 	{ echo FAKE-KERNEL; echo verdict; echo "$v"; printf '%s\n' "$@"; } >"$W/build/arch/x86/boot/bzImage"
 }
 
+# bad_verdicts PREFIX AFTER [MAKE-ARGS...]: each line "FIELDS|PROBLEM" of
+# stdin is a guest verdict "PASS PREFIX FIELDS" that the host must fail,
+# saying PROBLEM; then the command AFTER must succeed too (true: nothing).
+bad_verdicts() {
+	local prefix=$1 after=$2 v want
+	shift 2
+	while IFS='|' read -r v want; do
+		fake_verdict "PASS $prefix$v"
+		expect_fail "verdict $v" mk boot "$@" && says "$want" && $after || return 1
+	done
+}
+
 test_boot_stress_fields() {
 	expect_ok mk tree && expect_ok mk build || return 1
 	local ok="cpus=4/4 stress=1000000/0/0 stress_ctx=900000/60000/40000 stress_delta=0/0"
 	ok="$ok hotplug=3/1/0 cpus_after=4/4"
 	fake_verdict "PASS $ok" && expect_ok mk boot && says "stress=1000000/0/0" || return 1
-	local v want
-	while IFS='|' read -r v want; do
-		fake_verdict "PASS $v"
-		expect_fail "verdict $v" mk boot && says "$want" || return 1
-	done <<EOT
+	bad_verdicts "" true <<EOT || return 1
 cpus=4/4 stress=1000000/1/0 stress_delta=0/0|stress-corrupt=1
 cpus=4/4 stress=1000000/0/3 stress_delta=0/0|stress-leaked-units=3
 cpus=4/4 stress=1000000/0/0 stress_delta=1/8|stress-delta(objects/cpu_bytes)=1/8
@@ -314,11 +322,7 @@ test_boot_nfs() {
 	grep -q "Command line: .* nfs_server=10.0.2.2:$port" "$W"/logs/boot-*-smp4-max4.log &&
 		grep -q "Path = \"$W/nfs/export\"" "$W/nfs/ganesha.conf" ||
 		{ echo "server address not passed, or export not private"; return 1; }
-	local v want
-	while IFS='|' read -r v want; do
-		fake_verdict "PASS cpus=4/4 $v"
-		expect_fail "verdict $v" mk boot NFS_PORT="$port" && says "$want" && nfs_stopped || return 1
-	done <<EOT
+	bad_verdicts "cpus=4/4 " nfs_stopped NFS_PORT="$port" <<EOT || return 1
 nfs=ok:7->7 nfs_events=1->2|nfs-bytes-did-not-move(ok:7->7)
 nfs=ok:0->4096 nfs_events=3->3|nfs-events-did-not-move(3->3)
 nfs=ok:0->4096|nfs-events-did-not-move(none)
@@ -370,11 +374,7 @@ test_boot_dmatest() {
 	fake_verdict "PASS cpus=4/4 dmatest=absent" && expect_ok mk boot || return 1
 	printf 'CONFIG_DMATEST=y\nCONFIG_SW_MEMCPY_DMA=y\n' >>"$W/build/.config"
 	fake_verdict "PASS cpus=4/4 $ok" && expect_ok mk boot && says "$ok" || return 1
-	local v want
-	while IFS='|' read -r v want; do
-		fake_verdict "PASS cpus=4/4 $v"
-		expect_fail "verdict $v" mk boot && says "$want" || return 1
-	done <<EOT
+	bad_verdicts "cpus=4/4 " true <<EOT || return 1
 dmatest=400/2:memcpy_count=0->400,bytes=0->3276800|dmatest-failures=2
 dmatest=0/0:memcpy_count=0->0,bytes=0->0|dmatest-no-tests
 dmatest=400/0:memcpy_count=5->5,bytes=0->3276800|dmatest-memcpy_count-did-not-move(5->5)
@@ -394,11 +394,7 @@ test_boot_inject_fields() {
 	fake_verdict "PASS cpus=4/4 inject_netns=3/3/1/0" && expect_ok mk boot || return 1
 	echo CONFIG_FAIL_CPU_ALLOC=y >>"$W/build/.config"
 	fake_verdict "$ok" && expect_ok mk boot || return 1
-	local v want
-	while IFS='|' read -r v want; do
-		fake_verdict "PASS cpus=4/4 $v"
-		expect_fail "verdict $v" mk boot && says "$want" || return 1
-	done <<EOT
+	bad_verdicts "cpus=4/4 " true <<EOT || return 1
 inject_netns=14/14/1/0|inject_netns-leaks=1
 inject_netns=14/13/0/1|inject_netns-bad=1
 inject_netns=14/14/0/0 inject_loop=oops|inject_loop=oops
