@@ -649,10 +649,22 @@ static void check_dmatest(void)
 		result(1, "dmatest", "error-%d", err);
 		return;
 	}
-	/* reading wait blocks until every test thread has ended */
-	slurp("/sys/module/dmatest/parameters/wait");
+	/*
+	 * Reading wait blocks until every test thread has ended, but a
+	 * thread counts as neither running nor pending between its
+	 * wake-up and its first instruction (dmatest_func() clears
+	 * ->pending), so wait can return before any test ran.  Each
+	 * thread (one per channel) prints one summary line when it ends:
+	 * wait for all of them, for at most a minute.
+	 */
+	do {
+		slurp("/sys/module/dmatest/parameters/wait");
+		lines = dmatest_summary(&tests, &failures);
+		if (lines >= chans)
+			break;
+		usleep(100 * 1000);
+	} while (now() - t0 < 60);
 	dma_counters(&c1, &b1);
-	lines = dmatest_summary(&tests, &failures);
 	logmsg("dmatest: %d channels, %d summaries, %lld tests, %lld failures in %.1fs",
 	       chans, lines, tests, failures, now() - t0);
 	result(tests <= 0 || failures || c1 <= c0 || b1 <= b0, "dmatest",
