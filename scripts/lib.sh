@@ -78,8 +78,9 @@ KMEMLEAK_OTHERS=${KMEMLEAK_OTHERS:-warn}
 # host (127.0.0.1:NFS_PORT; the guest sees it as 10.0.2.2), where the
 # kernel has the NFS client; 0: no server, the guest reports
 # nfs=noserver and the host accepts it.  GANESHA is the server program.
+# NFS_PORT=auto takes the first free port from 20490 (scripts/nfs.sh).
 NFS=${NFS:-1}
-NFS_PORT=${NFS_PORT:-20490}
+NFS_PORT=${NFS_PORT:-auto}
 GANESHA=${GANESHA:-ganesha.nfsd}
 # 1: let `make tree` throw away a branch that differs from commits/.
 FORCE=${FORCE:-0}

@@ -20,16 +20,40 @@ nfs_port_busy() {
 }
 
 # nfs_start: start the server, or die saying why and what to run.
-# Returns once it serves the export.
+# Returns once it serves the export, with NFS_PORT set to its port.
+# NFS_PORT=auto (the default) takes the first free port from 20490 on,
+# and the next one if another boot took it first: boots of other WORK
+# directories (a CI run beside a developer's make boot) do not collide.
+# A port given by number is used or refused.
 nfs_start() {
-	local log=$NFS_DIR/ganesha.log conf=$NFS_DIR/ganesha.conf i
+	local port
 	command -v "$GANESHA" >/dev/null ||
 		die "the NFS server $GANESHA is not installed (Debian: nfs-ganesha, nfs-ganesha-vfs)" \
 			"run: make deps   (or boot without the NFS test: make boot NFS=0)"
-	if nfs_port_busy; then
-		die "cannot start the NFS server: port $NFS_PORT on 127.0.0.1 is in use (another make boot, or another server)" \
-			"wait for it, or use another port: make boot NFS_PORT=<port>   (or NFS=0)"
+	if [ "$NFS_PORT" != auto ]; then
+		[[ $NFS_PORT =~ ^[0-9]+$ ]] && [ "$NFS_PORT" -gt 0 ] && [ "$NFS_PORT" -lt 65536 ] ||
+			die "NFS_PORT=$NFS_PORT is not a port number" "use a number, or NFS_PORT=auto"
+		if nfs_port_busy; then
+			die "cannot start the NFS server: port $NFS_PORT on 127.0.0.1 is in use (another make boot, or another server)" \
+				"wait for it, or use another port: make boot NFS_PORT=<port>   (or NFS=0, or NFS_PORT=auto)"
+		fi
+		nfs_try_start || die "cannot start the NFS server: port $NFS_PORT on 127.0.0.1 is in use" \
+			"use another port: make boot NFS_PORT=<port>   (or NFS=0, or NFS_PORT=auto)" "log: $NFS_DIR/ganesha.log"
+		return 0
 	fi
+	for ((port = 20490; port < 20590; port++)); do
+		NFS_PORT=$port
+		nfs_port_busy && continue
+		nfs_try_start && return 0
+	done
+	die "cannot start the NFS server: no free port in 20490-20589 on 127.0.0.1" \
+		"stop the other servers, or give one: make boot NFS_PORT=<port>   (or NFS=0)"
+}
+
+# nfs_try_start: start ganesha on $NFS_PORT.  1 if the port was taken
+# meanwhile; dies on any other failure.
+nfs_try_start() {
+	local log=$NFS_DIR/ganesha.log conf=$NFS_DIR/ganesha.conf i
 	rm -rf "$NFS_DIR/export" "$NFS_DIR/recovery"
 	mkdir -p "$NFS_DIR/export" "$NFS_DIR/recovery"
 	cat >"$conf" <<EOF
@@ -74,10 +98,7 @@ EOF
 	if ! kill -0 "$nfs_pid" 2>/dev/null; then
 		nfs_pid=
 		grep -v ':DBUS :' "$log" | tail -n 5 >&2
-		if grep -q 'Address already in use' "$log"; then
-			die "cannot start the NFS server: port $NFS_PORT on 127.0.0.1 is in use" \
-				"use another port: make boot NFS_PORT=<port>   (or NFS=0)" "log: $log"
-		fi
+		grep -q 'Address already in use' "$log" && return 1
 		die "the NFS server $GANESHA stopped at start" "log: $log" "run as root; make deps installs it"
 	fi
 	if grep -q 'Failed to load FSAL\|No export entries found' "$log"; then

@@ -352,6 +352,11 @@ test_boot_nfs_server_errors() {
 		says "port $port on 127.0.0.1 is in use" && says "NFS_PORT=" || return 1
 	FAKE_GANESHA=nofsal expect_fail "no VFS backend" mk boot NFS_PORT="$port" &&
 		says "VFS backend is missing" && says "run: make deps" && nfs_stopped || return 1
+	expect_fail "not a port" mk boot NFS_PORT=nfs && says "NFS_PORT=nfs is not a port number" || return 1
+	# auto: a port that another server takes between the check and the
+	# bind is skipped, up to the end of the range
+	FAKE_GANESHA=inuse expect_fail "every port taken" mk boot &&
+		says "no free port in 20490-20589" || return 1
 	# a port something already listens on: refused before the server starts
 	python3 -c 'import socket, sys, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -363,6 +368,19 @@ s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); print("up", flush=True); t
 		[ ! -f "$W/nfs/ganesha.pid" ]
 	local rc=$?
 	kill "$lpid"
+	wait "$lpid" 2>/dev/null
+	[ $rc = 0 ] || return 1
+	# auto (the default) goes past a port in use, here the first one
+	python3 -c 'import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 20490)); s.listen(1); print("up", flush=True); time.sleep(30)' >"$T/listener" 2>/dev/null &
+	lpid=$!
+	for ((i = 0; i < 50; i++)); do grep -q up "$T/listener" && break; sleep 0.1; done
+	expect_ok mk boot && says "nfs-ganesha on 127.0.0.1:2" && ! says "127.0.0.1:20490," &&
+		grep -q "Command line: .* nfs_server=10.0.2.2:20[45][0-9][0-9]" "$W"/logs/boot-*-smp4-max4.log &&
+		! grep -q "nfs_server=10.0.2.2:20490 " "$W"/logs/boot-*-smp4-max4.log && nfs_stopped
+	rc=$?
+	kill "$lpid" 2>/dev/null
 	wait "$lpid" 2>/dev/null
 	return $rc
 }
