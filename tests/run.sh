@@ -340,8 +340,19 @@ EOT
 	expect_fail "hang" mk boot NFS_PORT="$port" BOOT_TIMEOUT=2 && says "timeout(2s)" && nfs_stopped
 }
 
+# listen_on PORT: something listens on 127.0.0.1:PORT for 30 s, in the
+# background ($lpid), once this returns.
+listen_on() {
+	python3 -c 'import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); print("up", flush=True); time.sleep(30)' "$1" >"$T/listener" &
+	lpid=$!
+	local i
+	for ((i = 0; i < 50; i++)); do grep -q up "$T/listener" && break; sleep 0.1; done
+}
+
 test_boot_nfs_server_errors() {
-	local port
+	local port lpid
 	port=$(free_port)
 	expect_ok mk tree && expect_ok mk build || return 1
 	echo CONFIG_NFS_FS=y >>"$W/build/.config"
@@ -358,11 +369,7 @@ test_boot_nfs_server_errors() {
 	FAKE_GANESHA=inuse expect_fail "every port taken" mk boot &&
 		says "no free port in 20490-20589" || return 1
 	# a port something already listens on: refused before the server starts
-	python3 -c 'import socket, sys, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); print("up", flush=True); time.sleep(30)' "$port" >"$T/listener" &
-	local lpid=$! i
-	for ((i = 0; i < 50; i++)); do grep -q up "$T/listener" && break; sleep 0.1; done
+	listen_on "$port"
 	rm -f "$W/nfs/ganesha.pid"
 	expect_fail "port in use" mk boot NFS_PORT="$port" && says "port $port on 127.0.0.1 is in use" &&
 		[ ! -f "$W/nfs/ganesha.pid" ]
@@ -371,11 +378,7 @@ s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); print("up", flush=True); t
 	wait "$lpid" 2>/dev/null
 	[ $rc = 0 ] || return 1
 	# auto (the default) goes past a port in use, here the first one
-	python3 -c 'import socket, sys, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", 20490)); s.listen(1); print("up", flush=True); time.sleep(30)' >"$T/listener" 2>/dev/null &
-	lpid=$!
-	for ((i = 0; i < 50; i++)); do grep -q up "$T/listener" && break; sleep 0.1; done
+	listen_on 20490 2>/dev/null
 	expect_ok mk boot && says "nfs-ganesha on 127.0.0.1:2" && ! says "127.0.0.1:20490," &&
 		grep -q "Command line: .* nfs_server=10.0.2.2:20[45][0-9][0-9]" "$W"/logs/boot-*-smp4-max4.log &&
 		! grep -q "nfs_server=10.0.2.2:20490 " "$W"/logs/boot-*-smp4-max4.log && nfs_stopped
