@@ -60,6 +60,23 @@
  * its summary lines and the channels' sysfs counters before and after:
  *   dmatest=<tests>/<failures>:memcpy_count=<a>-><b>,bytes=<c>-><d>
  * dmatest=absent without dmatest or without a channel.
+ * With memory cgroups (CONFIG_MEMCG; cgroup v2 is mounted at
+ * /sys/fs/cgroup with the memory controller enabled):
+ *   memcg_percpu  a task in a new cgroup allocates one 4096 byte object
+ *                 with GFP_KERNEL_ACCOUNT (debugfs "account"): the
+ *                 cgroup's "percpu" must grow by 4096 x possible CPUs and
+ *                 come back after the free; absent without the file;
+ *   unpriv        uid 1000, in a cgroup with memory.max 16M, creates user
+ *                 and network namespaces and holds them (as descriptors
+ *                 handed over by a child per namespace) until a creation
+ *                 fails; then root creates a netns, a loop device and a
+ *                 kmem cache, everything is released, and cpu_bytes must
+ *                 come back (unpriv_*: see check_unpriv());
+ *   test_kmem     the kernel's tools/testing/selftests/cgroup/test_kmem,
+ *                 which the host built statically into the initramfs:
+ *                 test_kmem=<pass>/<fail>/<skip>, test_percpu_basic=;
+ *   root_netns    only with cpu_alloc_root_netns=N on the command line:
+ *                 how many network namespaces root holds at once.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -68,10 +85,13 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
+#include <grp.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -83,7 +103,7 @@
 #define TESTDIR "/sys/kernel/debug/cpu_alloc_test"
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 
-static char verdict[2048];
+static char verdict[4096];
 static int failed;
 
 static void logmsg(const char *fmt, ...)
@@ -1107,6 +1127,522 @@ static void check_inject(void)
 	}
 }
 
+/* --- memory cgroups (cgroup v2 at /sys/fs/cgroup) --------------------- */
+
+#define CGROOT "/sys/fs/cgroup"
+
+/* 1 once cgroup v2 is mounted with the memory controller enabled below the root */
+static int memcg_ok;
+
+static void mount_cgroup2(void)
+{
+	char *s;
+
+	if (mount("cgroup2", CGROOT, "cgroup2", 0, NULL))
+		return;
+	s = slurp(CGROOT "/cgroup.controllers");
+	if (!s || !strstr(s, "memory"))
+		return;
+	memcg_ok = !write_file(CGROOT "/cgroup.subtree_control", "+memory");
+}
+
+/* klog_count: occurrences of str in the kernel log */
+static int klog_count(const char *str)
+{
+	static char buf[1 << 21];
+	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), c = 0;
+	char *p;
+
+	if (n <= 0 || n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, n);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	for (p = buf; (p = strstr(p, str)); p++)
+		c++;
+	return c;
+}
+
+/* cg_percpu: the percpu bytes of memory.stat of cgroup directory dir */
+static long long cg_percpu(const char *dir)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/memory.stat", dir);
+	return field(path, "percpu");
+}
+
+/* rmdir a cgroup whose tasks are gone; its css may linger for a moment */
+static int cg_remove(const char *dir)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!rmdir(dir) || errno == ENOENT)
+			return 0;
+		usleep(100000);
+	}
+	return errno;
+}
+
+/* cg_enter: move pid into cgroup directory dir; 0 or errno */
+static int cg_enter(const char *dir, pid_t pid)
+{
+	char path[128], num[16];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(num, sizeof(num), "%d", (int)pid);
+	return write_file(path, num);
+}
+
+/*
+ * The kernel's own test of kmem accounting, built statically from the
+ * tree's tools/testing/selftests/cgroup/test_kmem.c by the host:
+ * test_kmem=<pass>/<fail>/<skip>, test_percpu_basic=<pass|fail|skip>.
+ */
+static void check_test_kmem(void)
+{
+	char line[256], percpu[16] = "missing";
+	int pass = 0, fail = 0, skip = 0, status, fds[2];
+	pid_t pid;
+	FILE *f;
+
+	if (access("/test_kmem", X_OK)) {
+		result(0, "test_kmem", "absent");
+		return;
+	}
+	if (!memcg_ok) {
+		result(0, "test_kmem", "no-memcg");
+		return;
+	}
+	if (pipe(fds))
+		return;
+	pid = fork();
+	if (!pid) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		execl("/test_kmem", "test_kmem", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *name;
+
+		line[strcspn(line, "\n")] = 0;
+		logmsg("test_kmem: %s", line);
+		if (!strncmp(line, "not ok ", 7)) {
+			fail++;
+			name = "fail";
+		} else if (!strncmp(line, "ok ", 3)) {
+			if (strstr(line, "# SKIP")) {
+				skip++;
+				name = "skip";
+			} else {
+				pass++;
+				name = "pass";
+			}
+		} else {
+			continue;
+		}
+		if (strstr(line, " test_percpu_basic"))
+			snprintf(percpu, sizeof(percpu), "%s", name);
+	}
+	if (f)
+		fclose(f);
+	waitpid(pid, &status, 0);
+	result(fail || strcmp(percpu, "pass"), "test_kmem", "%d/%d/%d", pass, fail, skip);
+	result(strcmp(percpu, "pass"), "test_percpu_basic", "%s", percpu);
+}
+
+/*
+ * An object allocated with GFP_KERNEL_ACCOUNT through the debugfs test,
+ * by a task in a new cgroup: memcg_percpu=<charged>/<expected>/<left>,
+ * the growth of the cgroup's "percpu" in memory.stat, the object's size
+ * times the possible CPUs, and what is left after the free.
+ */
+#define ACCOUNT_SIZE 4096
+
+static void check_memcg_percpu(void)
+{
+	const char *cg = CGROOT "/cpu_alloc_account";
+	long long before, got = -1, left = -1, want;
+	int i, status, err;
+	pid_t pid;
+
+	if (!memcg_ok || access(TESTDIR "/account", F_OK)) {
+		result(0, "memcg_percpu", "absent");
+		return;
+	}
+	want = (long long)ACCOUNT_SIZE * count_cpus("/sys/devices/system/cpu/possible");
+	if (mkdir(cg, 0755)) {
+		result(1, "memcg_percpu", "mkdir-%d", errno);
+		return;
+	}
+	before = cg_percpu(cg);
+	pid = fork();
+	if (!pid) {
+		char num[16];
+
+		snprintf(num, sizeof(num), "%d", ACCOUNT_SIZE);
+		if ((err = cg_enter(cg, getpid())))
+			_exit(err);
+		_exit(write_file(TESTDIR "/account", num));
+	}
+	waitpid(pid, &status, 0);
+	err = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+	/* memory.stat is flushed every 2 s, or after enough updates */
+	for (i = 0; !err && i < 50; i++) {
+		got = cg_percpu(cg) - before;
+		if (got == want)
+			break;
+		usleep(100000);
+	}
+	if (!err)
+		err = write_file(TESTDIR "/account", "0");
+	for (i = 0; !err && i < 50; i++) {
+		left = cg_percpu(cg) - before;
+		if (!left)
+			break;
+		usleep(100000);
+	}
+	cg_remove(cg);
+	logmsg("memcg_percpu: %d bytes x %lld CPUs: percpu +%lld, after the free %+lld (error %d)",
+	       ACCOUNT_SIZE, want / ACCOUNT_SIZE, got, left, err);
+	if (err)
+		result(1, "memcg_percpu", "error-%d", err);
+	else
+		result(got != want || left, "memcg_percpu", "%lld/%lld/%lld", got, want, left);
+}
+
+/* send_fd, recv_fd: pass a file descriptor over a unix socket */
+static int send_fd(int sock, int fd)
+{
+	char c = 'n', cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char c, cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	cm = CMSG_FIRSTHDR(&msg);
+	if (!cm || cm->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+/*
+ * A namespace holder: a child of init that, as uid (0: stays root),
+ * creates namespaces with unshare(flags) in a child per namespace, which
+ * hands the new network namespace over as a file descriptor and exits,
+ * until max are held or a creation fails.  It reports "<held> <why>" on
+ * the pipe rep, then holds everything until a byte or EOF arrives on cmd.
+ * Before it starts it waits for a byte on cmd (root moves it into its
+ * cgroup meanwhile).
+ */
+/*
+ * Touch 128 KiB of stack below the caller, so that the holder needs no
+ * new page near its cgroup's limit: a page fault that cannot be charged
+ * and finds no task to kill (the holder is exempt) is retried forever.
+ */
+static __attribute__((noinline)) void touch_stack(void)
+{
+	volatile char pad[128 << 10];
+	size_t i;
+
+	for (i = 0; i < sizeof(pad); i += 4096)
+		pad[i] = 0;
+}
+
+static void holder(uid_t uid, int flags, long max, int rep, int cmd)
+{
+	struct rlimit rl = { .rlim_cur = 1 << 16, .rlim_max = 1 << 16 };
+	char why[48] = "max", c;
+	long n = 0;
+
+	setrlimit(RLIMIT_NOFILE, &rl);
+	/* the memcg OOM killer must not take the holder: only the creators */
+	write_file("/proc/self/oom_score_adj", "-1000");
+	if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+		    setresuid(uid, uid, uid))) {
+		dprintf(rep, "0 setuid-%d\n", errno);
+		_exit(1);
+	}
+	prctl(PR_SET_DUMPABLE, 1);
+	touch_stack();
+	if (read(cmd, &c, 1) != 1)
+		_exit(1);
+	while (n < max) {
+		int sp[2], st, fd;
+		pid_t pid;
+
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp)) {
+			snprintf(why, sizeof(why), "socketpair-%s", strerrorname_np(errno));
+			break;
+		}
+		pid = fork();
+		if (pid < 0) {
+			snprintf(why, sizeof(why), "fork-%s", strerrorname_np(errno));
+			close(sp[0]);
+			close(sp[1]);
+			break;
+		}
+		if (!pid) {
+			close(sp[0]);
+			write_file("/proc/self/oom_score_adj", "1000");
+			if (unshare(flags))
+				_exit(errno);
+			fd = open("/proc/self/ns/net", O_RDONLY);
+			_exit(fd < 0 || send_fd(sp[1], fd) ? 255 : 0);
+		}
+		close(sp[1]);
+		fd = recv_fd(sp[0]);
+		close(sp[0]);
+		waitpid(pid, &st, 0);
+		if (fd >= 0) {
+			n++;
+			continue;
+		}
+		if (WIFSIGNALED(st))
+			snprintf(why, sizeof(why), "killed-%d", WTERMSIG(st));
+		else if (WEXITSTATUS(st) == 255)
+			snprintf(why, sizeof(why), "nsfd");
+		else
+			snprintf(why, sizeof(why), "unshare-%s",
+				 strerrorname_np(WEXITSTATUS(st)) ?: "?");
+		break;
+	}
+	dprintf(rep, "%ld %s\n", n, why);
+	/* hold them until told, or until init goes away */
+	if (read(cmd, &c, 1) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+struct hold {
+	pid_t pid;
+	int rep, cmd;
+	long held;
+	char why[48];
+};
+
+/* hold_start: a holder as uid in cgroup cg (NULL: init's) */
+static int hold_start(struct hold *h, uid_t uid, const char *cg, int flags, long max)
+{
+	int rp[2], cp[2], err = 0;
+
+	if (pipe(rp) || pipe(cp))
+		return errno;
+	h->pid = fork();
+	if (h->pid < 0)
+		return errno;
+	if (!h->pid) {
+		close(rp[0]);
+		close(cp[1]);
+		holder(uid, flags, max, rp[1], cp[0]);
+	}
+	close(rp[1]);
+	close(cp[0]);
+	h->rep = rp[0];
+	h->cmd = cp[1];
+	if (cg)
+		err = cg_enter(cg, h->pid);
+	if (err || write(h->cmd, "g", 1) != 1) {
+		kill(h->pid, SIGKILL);
+		waitpid(h->pid, NULL, 0);
+		return err ? err : EIO;
+	}
+	return 0;
+}
+
+/* hold_wait: the holder's report, once it stopped creating */
+static void hold_wait(struct hold *h)
+{
+	char line[96] = "";
+	ssize_t n = read(h->rep, line, sizeof(line) - 1);
+
+	h->held = -1;
+	snprintf(h->why, sizeof(h->why), "no-report");
+	if (n > 0) {
+		line[n] = 0;
+		line[strcspn(line, "\n")] = 0;
+		if (sscanf(line, "%ld %47s", &h->held, h->why) != 2)
+			h->held = -1;
+	}
+}
+
+/* hold_end: let the holder release everything and exit */
+static void hold_end(struct hold *h)
+{
+	close(h->cmd);
+	waitpid(h->pid, NULL, 0);
+	close(h->rep);
+}
+
+/* wait up to secs for cpu_bytes to be back at b (netns teardown is asynchronous) */
+static long long cpu_bytes_back(long long b, int secs)
+{
+	long long v = -1;
+	int i;
+
+	for (i = 0; i < secs * 10; i++) {
+		v = field("/proc/vmstat", "cpu_bytes");
+		if (v == b)
+			break;
+		usleep(100000);
+	}
+	return v;
+}
+
+/* what root must still be able to do: a namespace, a block device, a kmem cache */
+static void root_can(char *out, size_t size)
+{
+	int status, fd, err;
+	pid_t pid;
+
+	snprintf(out, size, "ok");
+	pid = fork();
+	if (!pid)
+		_exit(unshare(CLONE_NEWNET) ? errno : 0);
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(out, size, "netns-%d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return;
+	}
+	fd = open("/dev/loop-control", O_RDWR);
+	if (fd >= 0) {
+		err = ioctl(fd, LOOP_CTL_ADD, LOOP_INDEX + 1) < 0 ? errno : 0;
+		if (!err)
+			ioctl(fd, LOOP_CTL_REMOVE, LOOP_INDEX + 1);
+		close(fd);
+		if (err) {
+			snprintf(out, size, "loop-%d", err);
+			return;
+		}
+	}
+	if (!access(TESTDIR "/kmem_cache", F_OK) &&
+	    (err = write_file(TESTDIR "/kmem_cache", "1")))
+		snprintf(out, size, "kmem_cache-%d", err);
+}
+
+/*
+ * An unprivileged user (uid 1000) in a cgroup with a small memory.max
+ * creates user and network namespaces and holds them until it fails.
+ * It must fail on its own cgroup's limit, with the cpu_alloc region far
+ * from full, and root must still be able to create what needs per-cpu
+ * memory.  Facts for the host:
+ *   unpriv=<held>/<why it stopped>/<root: ok or what failed>
+ *   unpriv_events=<max>/<oom>/<oom_kill> events of the cgroup meanwhile
+ *   unpriv_region=<free units>/<total units> at the stop
+ *   unpriv_region_full=<new "region full" messages>
+ *   unpriv_freed=<cpu_bytes before>/<after the end>
+ *   unpriv_percpu=<percpu of memory.stat at the stop, per namespace>
+ */
+#define UNPRIV_UID 1000
+#define UNPRIV_MAX "16M"
+
+static void check_unpriv(void)
+{
+	const char *cg = CGROOT "/cpu_alloc_unpriv";
+	long long b0, b1, e[3], e0[3], ufree, utotal, percpu;
+	const char *ev[3] = { "max", "oom", "oom_kill" };
+	char rootok[32], path[128];
+	struct hold h;
+	int full0, err, i;
+
+	if (!memcg_ok || access("/proc/self/ns/user", F_OK) ||
+	    access("/proc/self/ns/net", F_OK)) {
+		result(0, "unpriv", "absent");
+		return;
+	}
+	b0 = field("/proc/vmstat", "cpu_bytes");
+	full0 = klog_count("region full");
+	if (mkdir(cg, 0755) || write_file(CGROOT "/cpu_alloc_unpriv/memory.max", UNPRIV_MAX)) {
+		result(1, "unpriv", "cgroup-%d", errno);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/memory.events", cg);
+	for (i = 0; i < 3; i++)
+		e0[i] = field(path, ev[i]);
+	err = hold_start(&h, UNPRIV_UID, cg, CLONE_NEWUSER | CLONE_NEWNET, 100000);
+	if (err) {
+		result(1, "unpriv", "holder-%d", err);
+		cg_remove(cg);
+		return;
+	}
+	hold_wait(&h);
+	for (i = 0; i < 3; i++)
+		e[i] = field(path, ev[i]) - e0[i];
+	ufree = field(CA_STATS, "units free");
+	utotal = field(CA_STATS, "units total");
+	percpu = cg_percpu(cg);
+	root_can(rootok, sizeof(rootok));
+	logmsg("unpriv: uid %d in a cgroup of memory.max %s held %ld namespaces, then %s; events max %lld oom %lld oom_kill %lld; region %lld/%lld units free; percpu %lld; root: %s",
+	       UNPRIV_UID, UNPRIV_MAX, h.held, h.why, e[0], e[1], e[2], ufree, utotal, percpu, rootok);
+	hold_end(&h);
+	b1 = cpu_bytes_back(b0, 30);
+	cg_remove(cg);
+	result(h.held <= 0 || strcmp(rootok, "ok"), "unpriv", "%ld/%s/%s", h.held, h.why, rootok);
+	result(0, "unpriv_events", "%lld/%lld/%lld", e[0], e[1], e[2]);
+	result(0, "unpriv_region", "%lld/%lld", ufree, utotal);
+	result(0, "unpriv_region_full", "%d", klog_count("region full") - full0);
+	result(b1 != b0, "unpriv_freed", "%lld/%lld", b0, b1);
+	result(0, "unpriv_percpu", "%lld", h.held > 0 ? percpu / h.held : -1);
+}
+
+/*
+ * With cpu_alloc_root_netns=N on the kernel command line: how many
+ * network namespaces root holds at once (up to N), and why it stopped:
+ * root_netns=<held>/<why>/<"region full" messages>/<Percpu kB>/<cpu_bytes>
+ * at the peak, and root_netns_freed=<cpu_bytes before>/<after>.
+ */
+static void check_root_netns(void)
+{
+	long long max = env_num("cpu_alloc_root_netns", 0), b0, b1, pcpu, bytes;
+	struct hold h;
+	int full0, err;
+
+	if (max <= 0 || access("/proc/self/ns/net", F_OK))
+		return;
+	b0 = field("/proc/vmstat", "cpu_bytes");
+	full0 = klog_count("region full");
+	err = hold_start(&h, 0, NULL, CLONE_NEWNET, max);
+	if (err) {
+		result(1, "root_netns", "holder-%d", err);
+		return;
+	}
+	hold_wait(&h);
+	pcpu = field("/proc/meminfo", "Percpu");
+	bytes = field("/proc/vmstat", "cpu_bytes");
+	logmsg("root_netns: held %ld network namespaces, then %s; Percpu %lld kB, cpu_bytes %lld",
+	       h.held, h.why, pcpu, bytes);
+	hold_end(&h);
+	b1 = cpu_bytes_back(b0, 120);
+	result(h.held <= 0, "root_netns", "%ld/%s/%d/%lld/%lld", h.held, h.why,
+	       klog_count("region full") - full0, pcpu, bytes);
+	result(b1 != b0, "root_netns_freed", "%lld/%lld", b0, b1);
+}
+
 static void check_numa(void)
 {
 	char line[128], *s = slurp(TESTDIR "/numa");
@@ -1175,6 +1711,7 @@ int main(void)
 	mount_proc_sys();
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	mount_cgroup2();
 	logmsg("started");
 
 	check_cpus();
@@ -1187,6 +1724,10 @@ int main(void)
 	check_stress();
 	check_hotplug();
 	check_inject();
+	check_memcg_percpu();
+	check_unpriv();
+	check_root_netns();
+	check_test_kmem();
 	check_numa();
 	check_kmemleak();
 	check_log();

@@ -21,14 +21,26 @@
 #     and fail with KMEMLEAK_OTHERS=fail;
 #   - with CONFIG_FAIL_CPU_ALLOC, the inject_*=<calls>/<failed>/<leaks>/
 #     <bad> fields: no leak and nothing bad, and at least one cpu_alloc()
-#     call where the user is converted at this commit; numa=ok or absent.
+#     call where the user is converted at this commit; numa=ok or absent;
 #   - nfs=ok:<bytes>-><bytes> and nfs_events=<a>-><b> moved, where the
 #     kernel has the NFS client: with NFS=1 (scripts/nfs.sh) nfs-ganesha
 #     serves an export to the guest for the length of the boot, and the
 #     guest mounts it, writes and reads; NFS=0 accepts nfs=noserver;
 #   - dmatest=<tests>/<failures>:memcpy_count=<a>-><b>,bytes=<c>-><d>
 #     with tests, no failures and both counters moved, where the kernel
-#     has dmatest and the software memcpy channels (SW_MEMCPY_DMA).
+#     has dmatest and the software memcpy channels (SW_MEMCPY_DMA);
+#   - memory cgroups: the kernel's tools/testing/selftests/cgroup/test_kmem
+#     (built statically from $SRC into the initramfs) ran with CONFIG_MEMCG
+#     and failed nothing: test_kmem=<pass>/<fail>/<skip>, and
+#     test_percpu_basic=pass; memcg_percpu=<charged>/<expected>/<left>
+#     (an accounted cpu_alloc object, where the debugfs test has it)
+#     charged exactly and uncharged; the unprivileged exhaustion test
+#     unpriv=<held>/<why>/<root>: uid 1000 held namespaces, stopped on its
+#     cgroup's limit (unpriv_events max or oom above 0), not on a full
+#     region (unpriv_region_full=0, unpriv_region free units above a
+#     tenth), root could still create a netns, a loop device and a kmem
+#     cache ("ok"), and unpriv_freed=<before>/<after> cpu_bytes is equal;
+#     with cpu_alloc_root_netns=N in APPEND, root_netns_freed as well.
 # A kernel with CONFIG_NUMA boots as the NUMA guest: two nodes, even
 # CPUs on one, odd on the other, 5 GiB (MEM is not used), of which the top
 # 256 MiB is hidden with mem= for the guest to hot-add.
@@ -43,7 +55,21 @@ image=$O/arch/x86/boot/bzImage
 id=$(cat "$O/.cpu-alloc-built" 2>/dev/null || echo unknown)
 short=${id:0:12}
 mkdir -p "$LOGS"
-initramfs "$WORK/initramfs/initramfs.cpio" "$TOP/qemu/init.c" "dir /tmp 1777 0 0"
+# The kernel's memcg kmem test, static, from the work tree's selftests.
+kmem_lines=()
+cg_src=$SRC/tools/testing/selftests/cgroup
+kmem_bin=$WORK/initramfs/test_kmem
+if [ -f "$cg_src/test_kmem.c" ] && [ -f "$cg_src/cgroup_util.c" ]; then
+	mkdir -p "$WORK/initramfs"
+	if [ ! -f "$kmem_bin" ] || [ "$cg_src/test_kmem.c" -nt "$kmem_bin" ] ||
+	   [ "$cg_src/cgroup_util.c" -nt "$kmem_bin" ]; then
+		vrun ${HOSTCC:-gcc} -static -O2 -Wall -pthread -o "$kmem_bin" \
+			"$cg_src/test_kmem.c" "$cg_src/cgroup_util.c" >"$LOGS/test_kmem-build.log" 2>&1 ||
+			die "cannot build test_kmem statically from $cg_src" "log: $LOGS/test_kmem-build.log"
+	fi
+	kmem_lines=("file /test_kmem $kmem_bin 0755 0 0")
+fi
+initramfs "$WORK/initramfs/initramfs.cpio" "$TOP/qemu/init.c" "dir /tmp 1777 0 0" ${kmem_lines[@]+"${kmem_lines[@]}"}
 
 disk=$WORK/disk.img
 [ -f "$disk" ] || { head -c $((16 << 20)) /dev/zero | tr '\0' 'c' >"$disk"; }
@@ -231,6 +257,61 @@ case "$dmatest" in
 	;;
 *) problems="$problems dmatest=$dmatest" ;;
 esac
+# Memory cgroups: the kernel's test_kmem, the charge of an accounted
+# object, and the unprivileged exhaustion test.
+v=$(field test_kmem)
+case "$v" in
+[0-9]*/*/*)
+	IFS=/ read -r k_pass k_fail k_skip <<<"$v"
+	[ "$k_fail" = 0 ] || problems="$problems test_kmem-failed=$k_fail"
+	[ "$(field test_percpu_basic)" = pass ] ||
+		problems="$problems test_percpu_basic=$(field test_percpu_basic)"
+	;;
+"" | absent | no-memcg)
+	if config_has CONFIG_MEMCG && [ ${#kmem_lines[@]} != 0 ]; then
+		problems="$problems test_kmem-not-run(${v:-none})"
+	fi
+	;;
+*) problems="$problems test_kmem=$v" ;;
+esac
+v=$(field memcg_percpu)
+case "$v" in
+"" | absent) ;;
+[0-9]*/*/*)
+	IFS=/ read -r m_got m_want m_left <<<"$v"
+	[ "$m_got" = "$m_want" ] || problems="$problems memcg_percpu-charged-$m_got-not-$m_want"
+	[ "$m_left" = 0 ] || problems="$problems memcg_percpu-left-$m_left"
+	;;
+*) problems="$problems memcg_percpu=$v" ;;
+esac
+v=$(field unpriv)
+case "$v" in
+"" | absent)
+	if config_has CONFIG_MEMCG && config_has CONFIG_USER_NS && config_has CONFIG_NET_NS; then
+		problems="$problems unpriv-not-run"
+	fi
+	;;
+[0-9]*/*/*)
+	IFS=/ read -r u_held u_why u_root <<<"$v"
+	[ "$u_held" -gt 0 ] || problems="$problems unpriv-held-none($u_why)"
+	[ "$u_root" = ok ] || problems="$problems unpriv-root-failed($u_root)"
+	IFS=/ read -r u_max u_oom u_kill <<<"$(field unpriv_events)"
+	[ "${u_max:-0}" -gt 0 ] || [ "${u_oom:-0}" -gt 0 ] ||
+		problems="$problems unpriv-stopped-not-on-its-cgroup-limit($u_why,events=$(field unpriv_events))"
+	f=$(field unpriv_region_full)
+	[ "${f:-0}" = 0 ] || problems="$problems unpriv-region-full($f)"
+	# (no cpu_alloc region before the series: -1/-1)
+	IFS=/ read -r u_free u_total <<<"$(field unpriv_region)"
+	if [ "${u_total:--1}" -ge 0 ] && ! [ "${u_free:--1}" -gt $((u_total / 10)) ]; then
+		problems="$problems unpriv-region-nearly-full($(field unpriv_region))"
+	fi
+	;;
+*) problems="$problems unpriv=$v" ;;
+esac
+for key in unpriv_freed root_netns_freed; do
+	v=$(field $key)
+	[ -z "$v" ] || [ "${v%/*}" = "${v#*/}" ] || problems="$problems $key(cpu_bytes)=$v"
+done
 if [ "$SMP" -gt 1 ] && ! grep -a -q "smp: Brought up [0-9]* nodes\?, $EXPECT_CPUS CPUs" "$log"; then
 	problems="$problems smp-not-$EXPECT_CPUS"
 fi

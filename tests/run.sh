@@ -432,6 +432,57 @@ EOT
 		expect_fail "no call where converted" mk boot && says "inject_netns-made-no-cpu_alloc-call"
 }
 
+# The host judges the memory cgroup fields: test_kmem, the charge of an
+# accounted object, and the unprivileged exhaustion test.
+test_boot_memcg_fields() {
+	expect_ok mk tree && expect_ok mk build || return 1
+	# without CONFIG_MEMCG and the rest, no field is required
+	fake_verdict "PASS cpus=4/4" && expect_ok mk boot || return 1
+	printf 'CONFIG_MEMCG=y\nCONFIG_USER_NS=y\nCONFIG_NET_NS=y\n' >>"$W/build/.config"
+	fake_verdict "PASS cpus=4/4" && expect_fail "unpriv not run" mk boot &&
+		says "unpriv-not-run" || return 1
+	local ok="cpus=4/4 memcg_percpu=16384/16384/0 unpriv=150/unshare-ENOMEM/ok unpriv_events=40/2/0"
+	ok="$ok unpriv_region=400000/471000 unpriv_region_full=0 unpriv_freed=9000/9000 test_kmem=absent"
+	fake_verdict "PASS $ok" && expect_ok mk boot || return 1
+	# the base: no cpu_alloc region, no debugfs test
+	fake_verdict "PASS cpus=4/4 memcg_percpu=absent unpriv=150/killed-9/ok unpriv_events=0/3/1 unpriv_region=-1/-1 unpriv_freed=-1/-1" &&
+		expect_ok mk boot || return 1
+	local v want
+	while IFS='|' read -r v want; do
+		fake_verdict "PASS $ok $v"
+		expect_fail "verdict $v" mk boot && says "$want" || return 1
+	done <<EOT
+test_kmem=5/1/0 test_percpu_basic=pass|test_kmem-failed=1
+test_kmem=5/0/1 test_percpu_basic=skip|test_percpu_basic=skip
+test_kmem=oops|test_kmem=oops
+memcg_percpu=0/16384/0|memcg_percpu-charged-0-not-16384
+memcg_percpu=16384/16384/8|memcg_percpu-left-8
+memcg_percpu=error-12|memcg_percpu=error-12
+unpriv=0/setuid-1/ok|unpriv-held-none(setuid-1)
+unpriv=150/unshare-ENOMEM/netns-12|unpriv-root-failed(netns-12)
+unpriv_events=0/0/0|unpriv-stopped-not-on-its-cgroup-limit(unshare-ENOMEM,events=0/0/0)
+unpriv_region_full=2|unpriv-region-full(2)
+unpriv_region=4000/471000|unpriv-region-nearly-full(4000/471000)
+unpriv_freed=9000/9012|unpriv_freed(cpu_bytes)=9000/9012
+root_netns=700/unshare-ENOMEM/1/2000/480000 root_netns_freed=9000/9100|root_netns_freed(cpu_bytes)=9000/9100
+unpriv=cgroup-2|unpriv=cgroup-2
+EOT
+	# with the kernel's selftest in the tree, it goes into the
+	# initramfs and must have run
+	mkdir -p "$W/linux/tools/testing/selftests/cgroup"
+	printf 'int cg(void);\nint main(void) { return cg(); }\n' >"$W/linux/tools/testing/selftests/cgroup/test_kmem.c"
+	printf 'int cg(void) { return 0; }\n' >"$W/linux/tools/testing/selftests/cgroup/cgroup_util.c"
+	fake_verdict "PASS $ok" && expect_fail "test_kmem not run" mk boot &&
+		says "test_kmem-not-run(absent)" || return 1
+	grep -q '^file /test_kmem .*/initramfs/test_kmem 0755 0 0$' "$W/initramfs/initramfs.list" ||
+		{ echo "test_kmem not in the initramfs"; cat "$W/initramfs/initramfs.list"; return 1; }
+	fake_verdict "PASS $ok test_kmem=6/0/0 test_percpu_basic=pass" && expect_ok mk boot || return 1
+	# a selftest that does not build is the host's error, with its log
+	echo 'syntax error' >>"$W/linux/tools/testing/selftests/cgroup/cgroup_util.c"
+	expect_fail "test_kmem does not build" mk boot && says "cannot build test_kmem" &&
+		says "test_kmem-build.log"
+}
+
 test_boot_kmemleak_required() {
 	expect_ok mk tree && expect_ok mk build || return 1
 	local v="PASS cpus=4/4 stress=1000/0/0 stress_delta=0/0"
