@@ -1427,6 +1427,9 @@ static void holder(uid_t uid, int flags, long max, int rep, int cmd)
 			snprintf(why, sizeof(why), "killed-%d", WTERMSIG(st));
 		else if (WEXITSTATUS(st) == 255)
 			snprintf(why, sizeof(why), "nsfd");
+		else if (!WEXITSTATUS(st))
+			/* sent, but the holder could not take it: its fd table */
+			snprintf(why, sizeof(why), "recvfd");
 		else
 			snprintf(why, sizeof(why), "unshare-%s",
 				 strerrorname_np(WEXITSTATUS(st)) ?: "?");
