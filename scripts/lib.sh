@@ -17,7 +17,8 @@ set -euo pipefail
 # own DEBUG.  `make help` describes them; tests/run.sh clears them all.
 CPU_ALLOC_SETTINGS="V WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT DEBUG STRESS_OPS FORCE UPDATE
 	GOOD BAD QUICK FRESH BUDGET JOBS TO SEND CONFIG_EXTRA LOCK COMMITS LOGS CHECKOUT RESULTS
-	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR SPARSE I386 AM_ALL AM_VERSIONS NFS NFS_PORT GANESHA KMEMLEAK_OTHERS"
+	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR SPARSE I386 AM_ALL AM_VERSIONS NFS NFS_PORT GANESHA KMEMLEAK_OTHERS
+	KMEM_XFAIL"
 
 # The repository this driver lives in.
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -74,6 +75,13 @@ KVM=${KVM:-0}
 # warn (shown, the default while issue 14's 2 MiB report on the NUMA
 # guest is open) or fail.
 KMEMLEAK_OTHERS=${KMEMLEAK_OTHERS:-warn}
+# The tests of the kernel's test_kmem that may fail in the guest, for a
+# reason of the guest and not of the kernel, separated by commas.
+# test_kmem_basic counts on negative dentries staying in the dcache, but
+# the initramfs root (tmpfs, ramfs) drops them at once (simple_lookup's
+# always_delete_dentry), so its "slab" never reaches 1M: base and series
+# alike.  test_percpu_basic must pass whatever this says.
+KMEM_XFAIL=${KMEM_XFAIL-test_kmem_basic}
 # 1: make boot serves an NFS export to the guest from nfs-ganesha on the
 # host (127.0.0.1:NFS_PORT; the guest sees it as 10.0.2.2), where the
 # kernel has the NFS client; 0: no server, the guest reports

@@ -444,6 +444,11 @@ test_boot_memcg_fields() {
 	local ok="cpus=4/4 memcg_percpu=16384/16384/0 unpriv=150/unshare-ENOMEM/ok unpriv_events=40/2/0"
 	ok="$ok unpriv_region=400000/471000 unpriv_region_full=0 unpriv_freed=9000/9000 test_kmem=absent"
 	fake_verdict "PASS $ok" && expect_ok mk boot || return 1
+	# a failure the guest explains (KMEM_XFAIL) is noted, not failed
+	fake_verdict "PASS $ok test_kmem=5/1/0 test_percpu_basic=pass test_kmem_failed=test_kmem_basic" &&
+		expect_ok mk boot && says "test_kmem_basic failed, allowed by KMEM_XFAIL" || return 1
+	fake_verdict "PASS $ok test_kmem=5/1/0 test_percpu_basic=pass test_kmem_failed=test_kmem_basic" &&
+		expect_fail "no xfail" mk boot KMEM_XFAIL= && says "test_kmem-failed:test_kmem_basic" || return 1
 	# the base: no cpu_alloc region, no debugfs test
 	fake_verdict "PASS cpus=4/4 memcg_percpu=absent unpriv=150/killed-9/ok unpriv_events=0/3/1 unpriv_region=-1/-1 unpriv_freed=-1/-1" &&
 		expect_ok mk boot || return 1
@@ -452,7 +457,8 @@ test_boot_memcg_fields() {
 		fake_verdict "PASS $ok $v"
 		expect_fail "verdict $v" mk boot && says "$want" || return 1
 	done <<EOT
-test_kmem=5/1/0 test_percpu_basic=pass|test_kmem-failed=1
+test_kmem=5/1/0 test_percpu_basic=pass test_kmem_failed=test_kmem_memcg_deletion|test_kmem-failed:test_kmem_memcg_deletion
+test_kmem=5/1/0 test_percpu_basic=pass|test_kmem-failed=1(unnamed)
 test_kmem=5/0/1 test_percpu_basic=skip|test_percpu_basic=skip
 test_kmem=oops|test_kmem=oops
 memcg_percpu=0/16384/0|memcg_percpu-charged-0-not-16384
