@@ -1210,6 +1210,10 @@ static void check_test_kmem(void)
 	/* per test number: 0 none, 1 pass, 2 fail, 3 skip; children that
 	 * cg_run() forks flush copies of the buffered output: count once */
 	static int res[64];
+	static unsigned long seen[512];
+	int nseen = 0, k;
+	unsigned long h;
+	const char *p;
 	pid_t pid;
 	FILE *f;
 
@@ -1237,7 +1241,16 @@ static void check_test_kmem(void)
 		const char *name;
 
 		line[strcspn(line, "\n")] = 0;
-		logmsg("test_kmem: %s", line);
+		/* the forked copies repeat lines: log each line once */
+		for (h = 5381, p = line; *p; p++)
+			h = h * 33 + (unsigned char)*p;
+		for (k = 0; k < nseen && seen[k] != h; k++)
+			;
+		if (k == nseen) {
+			if (nseen < (int)(sizeof(seen) / sizeof(seen[0])))
+				seen[nseen++] = h;
+			logmsg("test_kmem: %s", line);
+		}
 		if (sscanf(line, "not ok %d", &num) == 1) {
 			i = 2;
 			name = "fail";
