@@ -449,6 +449,10 @@ test_boot_memcg_fields() {
 		expect_ok mk boot && says "test_kmem_basic failed, allowed by KMEM_XFAIL" || return 1
 	fake_verdict "PASS $ok test_kmem=5/1/0 test_percpu_basic=pass test_kmem_failed=test_kmem_basic" &&
 		expect_fail "no xfail" mk boot KMEM_XFAIL= && says "test_kmem-failed:test_kmem_basic" || return 1
+	fake_verdict "PASS $ok test_kmem=6/0/0 test_percpu_basic=pass test_kmem_failed=none test_kmem_flaky=test_kmem_dead_cgroups" &&
+		expect_ok mk boot && says "test_kmem_dead_cgroups failed once and passed when run again" || return 1
+	grep -q "Command line: .* kmem_xfail=test_kmem_basic" "$W"/logs/boot-*-smp4-max4.log ||
+		{ echo "kmem_xfail= not on the command line"; return 1; }
 	# the base: no cpu_alloc region, no debugfs test
 	fake_verdict "PASS cpus=4/4 memcg_percpu=absent unpriv=150/killed-9/ok unpriv_events=0/3/1 unpriv_region=-1/-1 unpriv_freed=-1/-1" &&
 		expect_ok mk boot || return 1
