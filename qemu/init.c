@@ -66,10 +66,11 @@
  *                 with GFP_KERNEL_ACCOUNT (debugfs "account"): the
  *                 cgroup's "percpu" must grow by 4096 x possible CPUs and
  *                 come back after the free; absent without the file;
- *   unpriv        uid 1000, in a cgroup with memory.max 16M, creates user
- *                 and network namespaces and holds them (as descriptors
- *                 handed over by a child per namespace) until a creation
- *                 fails; then root creates a netns, a loop device and a
+ *   unpriv        uid 1000, owning a delegated cgroup subtree, creates
+ *                 user and network namespaces in children that enter its
+ *                 16M-limited leaf, and holds them (as descriptors handed
+ *                 over by each child) from an unlimited leaf until a
+ *                 creation fails; then root creates a netns, a loop device and a
  *                 kmem cache, everything is released, and cpu_bytes must
  *                 come back (unpriv_*: see check_unpriv());
  *   test_kmem     the kernel's tools/testing/selftests/cgroup/test_kmem,
@@ -93,6 +94,7 @@
 #include <stdarg.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -1427,31 +1429,33 @@ static int recv_fd(int sock)
 
 /*
  * A namespace holder: a child of init that, as uid (0: stays root),
- * creates namespaces with unshare(flags) in a child per namespace, which
- * hands the new network namespace over as a file descriptor and exits,
- * until max are held or a creation fails.  It reports "<held> <why>" on
- * the pipe rep, then holds everything until a byte or EOF arrives on cmd.
- * Before it starts it waits for a byte on cmd (root moves it into its
- * cgroup meanwhile).
+ * creates namespaces with unshare(flags) in a creator child per
+ * namespace, which hands the new network namespace over as a file
+ * descriptor and exits, until max are held or a creation fails.  It
+ * reports the count and why it stopped in a page it shares with init,
+ * then holds everything until a byte or EOF arrives on cmd.  Before it
+ * starts it waits for a byte on cmd (root moves it into its cgroup
+ * meanwhile).
+ *
+ * Each creator first moves itself into the cgroup ccg, if one is given,
+ * and pays there for the namespace it creates.  The holder itself stays
+ * outside the limit: its copy-on-write faults after each fork, and a
+ * report written into a pipe, need pages that a cgroup at its limit
+ * cannot give, while the holder is exempt from the OOM killer and a new
+ * creator is not killable yet.  That is how an earlier holder, inside
+ * the limited cgroup, lost its report.
  */
-/*
- * Touch 128 KiB of stack below the caller, so that the holder needs no
- * new page near its cgroup's limit: a page fault that cannot be charged
- * and finds no task to kill (the holder is exempt) is retried forever.
- */
-static __attribute__((noinline)) void touch_stack(void)
-{
-	volatile char pad[128 << 10];
-	size_t i;
+struct hold_report {
+	int state;		/* 0: creating, 1: reported (atomic) */
+	long held;
+	char why[48];
+};
 
-	for (i = 0; i < sizeof(pad); i += 4096)
-		pad[i] = 0;
-}
-
-static void holder(uid_t uid, int flags, long max, int rep, int cmd)
+static void holder(uid_t uid, int flags, long max, const char *ccg,
+		   struct hold_report *r, int cmd)
 {
 	struct rlimit rl = { .rlim_cur = 1 << 16, .rlim_max = 1 << 16 };
-	char why[48] = "max", c;
+	char why[48] = "max", c, procs[128] = "";
 	long n = 0;
 
 	setrlimit(RLIMIT_NOFILE, &rl);
@@ -1459,11 +1463,12 @@ static void holder(uid_t uid, int flags, long max, int rep, int cmd)
 	write_file("/proc/self/oom_score_adj", "-1000");
 	if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
 		    setresuid(uid, uid, uid))) {
-		dprintf(rep, "0 setuid-%d\n", errno);
-		_exit(1);
+		snprintf(why, sizeof(why), "setuid-%s", strerrorname_np(errno));
+		goto report;
 	}
 	prctl(PR_SET_DUMPABLE, 1);
-	touch_stack();
+	if (ccg)
+		snprintf(procs, sizeof(procs), "%s/cgroup.procs", ccg);
 	if (read(cmd, &c, 1) != 1)
 		_exit(1);
 	while (n < max) {
@@ -1482,12 +1487,17 @@ static void holder(uid_t uid, int flags, long max, int rep, int cmd)
 			break;
 		}
 		if (!pid) {
+			int err;
+
 			close(sp[0]);
+			/* killable before it is charged anywhere near the limit */
 			write_file("/proc/self/oom_score_adj", "1000");
+			if (ccg && (err = write_file(procs, "0")))
+				_exit(0x80 | (err & 0x7f));
 			if (unshare(flags))
-				_exit(errno);
+				_exit(errno & 0x7f);
 			fd = open("/proc/self/ns/net", O_RDONLY);
-			_exit(fd < 0 || send_fd(sp[1], fd) ? 255 : 0);
+			_exit(fd < 0 || send_fd(sp[1], fd) ? 0xff : 0);
 		}
 		close(sp[1]);
 		fd = recv_fd(sp[0]);
@@ -1499,17 +1509,23 @@ static void holder(uid_t uid, int flags, long max, int rep, int cmd)
 		}
 		if (WIFSIGNALED(st))
 			snprintf(why, sizeof(why), "killed-%d", WTERMSIG(st));
-		else if (WEXITSTATUS(st) == 255)
+		else if (WEXITSTATUS(st) == 0xff)
 			snprintf(why, sizeof(why), "nsfd");
 		else if (!WEXITSTATUS(st))
 			/* sent, but the holder could not take it: its fd table */
 			snprintf(why, sizeof(why), "recvfd");
+		else if (WEXITSTATUS(st) & 0x80)
+			snprintf(why, sizeof(why), "cgroup-%s",
+				 strerrorname_np(WEXITSTATUS(st) & 0x7f) ?: "?");
 		else
 			snprintf(why, sizeof(why), "unshare-%s",
 				 strerrorname_np(WEXITSTATUS(st)) ?: "?");
 		break;
 	}
-	dprintf(rep, "%ld %s\n", n, why);
+report:
+	r->held = n;
+	memcpy(r->why, why, sizeof(r->why));
+	__atomic_store_n(&r->state, 1, __ATOMIC_RELEASE);
 	/* hold them until told, or until init goes away */
 	if (read(cmd, &c, 1) < 0)
 		_exit(1);
@@ -1518,62 +1534,95 @@ static void holder(uid_t uid, int flags, long max, int rep, int cmd)
 
 struct hold {
 	pid_t pid;
-	int rep, cmd;
+	int cmd;
+	struct hold_report *r;
 	long held;
 	char why[48];
 };
 
-/* hold_start: a holder as uid in cgroup cg (NULL: init's) */
-static int hold_start(struct hold *h, uid_t uid, const char *cg, int flags, long max)
+/*
+ * hold_start: a holder as uid in cgroup hcg (NULL: init's), whose
+ * creators move into cgroup ccg (NULL: they stay with the holder)
+ */
+static int hold_start(struct hold *h, uid_t uid, const char *hcg, const char *ccg,
+		      int flags, long max)
 {
-	int rp[2], cp[2], err = 0;
+	int cp[2], err = 0;
 
-	if (pipe(rp) || pipe(cp))
+	h->r = mmap(NULL, sizeof(*h->r), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (h->r == MAP_FAILED)
 		return errno;
-	h->pid = fork();
-	if (h->pid < 0)
-		return errno;
-	if (!h->pid) {
-		close(rp[0]);
-		close(cp[1]);
-		holder(uid, flags, max, rp[1], cp[0]);
+	memset(h->r, 0, sizeof(*h->r));	/* init's page, init's charge */
+	if (pipe(cp)) {
+		err = errno;
+		munmap(h->r, sizeof(*h->r));
+		return err;
 	}
-	close(rp[1]);
+	h->pid = fork();
+	if (h->pid < 0) {
+		err = errno;
+		close(cp[0]);
+		close(cp[1]);
+		munmap(h->r, sizeof(*h->r));
+		return err;
+	}
+	if (!h->pid) {
+		close(cp[1]);
+		holder(uid, flags, max, ccg, h->r, cp[0]);
+	}
 	close(cp[0]);
-	h->rep = rp[0];
 	h->cmd = cp[1];
-	if (cg)
-		err = cg_enter(cg, h->pid);
+	if (hcg)
+		err = cg_enter(hcg, h->pid);
 	if (err || write(h->cmd, "g", 1) != 1) {
 		kill(h->pid, SIGKILL);
 		waitpid(h->pid, NULL, 0);
+		close(h->cmd);
+		munmap(h->r, sizeof(*h->r));
 		return err ? err : EIO;
 	}
 	return 0;
 }
 
-/* hold_wait: the holder's report, once it stopped creating */
+/*
+ * hold_wait: the holder's report, once it stopped creating; held -1 and
+ * why "holder-<how>" if the holder died or did not report in time.
+ */
+#define HOLD_TIMEOUT 900
+
 static void hold_wait(struct hold *h)
 {
-	char line[96] = "";
-	ssize_t n = read(h->rep, line, sizeof(line) - 1);
+	int i, st;
 
 	h->held = -1;
-	snprintf(h->why, sizeof(h->why), "no-report");
-	if (n > 0) {
-		line[n] = 0;
-		line[strcspn(line, "\n")] = 0;
-		if (sscanf(line, "%ld %47s", &h->held, h->why) != 2)
-			h->held = -1;
+	snprintf(h->why, sizeof(h->why), "holder-timeout");
+	for (i = 0; i < HOLD_TIMEOUT * 50; i++) {
+		if (__atomic_load_n(&h->r->state, __ATOMIC_ACQUIRE)) {
+			h->held = h->r->held;
+			memcpy(h->why, h->r->why, sizeof(h->why));
+			h->why[sizeof(h->why) - 1] = 0;
+			return;
+		}
+		if (waitpid(h->pid, &st, WNOHANG) == h->pid) {
+			snprintf(h->why, sizeof(h->why), "holder-%s-%d",
+				 WIFSIGNALED(st) ? "killed" : "exit",
+				 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			h->pid = 0;
+			return;
+		}
+		usleep(20000);
 	}
+	kill(h->pid, SIGKILL);	/* hold_end reaps it */
 }
 
 /* hold_end: let the holder release everything and exit */
 static void hold_end(struct hold *h)
 {
 	close(h->cmd);
-	waitpid(h->pid, NULL, 0);
-	close(h->rep);
+	if (h->pid > 0 && waitpid(h->pid, NULL, 0) < 0)
+		logmsg("holder %d: waitpid: %s", (int)h->pid, strerror(errno));
+	munmap(h->r, sizeof(*h->r));
 }
 
 /* wait up to secs for cpu_bytes to be back at b (netns teardown is asynchronous) */
@@ -1625,6 +1674,9 @@ static void root_can(char *out, size_t size)
 /*
  * An unprivileged user (uid 1000) in a cgroup with a small memory.max
  * creates user and network namespaces and holds them until it fails.
+ * The user owns a delegated subtree, cpu_alloc_unpriv: its holder
+ * waits in holder/, each creator moves itself into user/, which has the
+ * limit (see holder()).
  * It must fail on its own cgroup's limit, with the cpu_alloc region far
  * from full, and root must still be able to create what needs per-cpu
  * memory.  Facts for the host:
@@ -1640,7 +1692,9 @@ static void root_can(char *out, size_t size)
 
 static void check_unpriv(void)
 {
-	const char *cg = CGROOT "/cpu_alloc_unpriv";
+	const char *top = CGROOT "/cpu_alloc_unpriv";
+	const char *hcg = CGROOT "/cpu_alloc_unpriv/holder";
+	const char *cg = CGROOT "/cpu_alloc_unpriv/user";
 	long long b0, b1, e[3], e0[3], ufree, utotal, percpu;
 	const char *ev[3] = { "max", "oom", "oom_kill" };
 	char rootok[32], path[128];
@@ -1654,18 +1708,31 @@ static void check_unpriv(void)
 	}
 	b0 = field("/proc/vmstat", "cpu_bytes");
 	full0 = klog_count("region full");
-	if (mkdir(cg, 0755) || write_file(CGROOT "/cpu_alloc_unpriv/memory.max", UNPRIV_MAX)) {
-		result(1, "unpriv", "cgroup-%d", errno);
-		return;
+	/*
+	 * Delegated to the user as systemd delegates a user's slice: the
+	 * user may move its processes between holder and user, the limit
+	 * is on user.
+	 */
+	err = mkdir(top, 0755) || mkdir(hcg, 0755) || mkdir(cg, 0755) ? errno : 0;
+	if (!err)
+		err = write_file(CGROOT "/cpu_alloc_unpriv/cgroup.subtree_control", "+memory");
+	if (!err)
+		err = write_file(CGROOT "/cpu_alloc_unpriv/user/memory.max", UNPRIV_MAX);
+	if (!err && (chown(CGROOT "/cpu_alloc_unpriv/cgroup.procs", UNPRIV_UID, UNPRIV_UID) ||
+		     chown(CGROOT "/cpu_alloc_unpriv/holder/cgroup.procs", UNPRIV_UID, UNPRIV_UID) ||
+		     chown(CGROOT "/cpu_alloc_unpriv/user/cgroup.procs", UNPRIV_UID, UNPRIV_UID)))
+		err = errno;
+	if (err) {
+		result(1, "unpriv", "cgroup-%d", err);
+		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/memory.events", cg);
 	for (i = 0; i < 3; i++)
 		e0[i] = field(path, ev[i]);
-	err = hold_start(&h, UNPRIV_UID, cg, CLONE_NEWUSER | CLONE_NEWNET, 100000);
+	err = hold_start(&h, UNPRIV_UID, hcg, cg, CLONE_NEWUSER | CLONE_NEWNET, 100000);
 	if (err) {
 		result(1, "unpriv", "holder-%d", err);
-		cg_remove(cg);
-		return;
+		goto out;
 	}
 	hold_wait(&h);
 	for (i = 0; i < 3; i++)
@@ -1678,13 +1745,16 @@ static void check_unpriv(void)
 	       UNPRIV_UID, UNPRIV_MAX, h.held, h.why, e[0], e[1], e[2], ufree, utotal, percpu, rootok);
 	hold_end(&h);
 	b1 = cpu_bytes_back(b0, 30);
-	cg_remove(cg);
 	result(h.held <= 0 || strcmp(rootok, "ok"), "unpriv", "%ld/%s/%s", h.held, h.why, rootok);
 	result(0, "unpriv_events", "%lld/%lld/%lld", e[0], e[1], e[2]);
 	result(0, "unpriv_region", "%lld/%lld", ufree, utotal);
 	result(0, "unpriv_region_full", "%d", klog_count("region full") - full0);
 	result(b1 != b0, "unpriv_freed", "%lld/%lld", b0, b1);
 	result(0, "unpriv_percpu", "%lld", h.held > 0 ? percpu / h.held : -1);
+out:
+	cg_remove(cg);
+	cg_remove(hcg);
+	cg_remove(top);
 }
 
 /*
@@ -1703,7 +1773,7 @@ static void check_root_netns(void)
 		return;
 	b0 = field("/proc/vmstat", "cpu_bytes");
 	full0 = klog_count("region full");
-	err = hold_start(&h, 0, NULL, CLONE_NEWNET, max);
+	err = hold_start(&h, 0, NULL, NULL, CLONE_NEWNET, max);
 	if (err) {
 		result(1, "root_netns", "holder-%d", err);
 		return;
