@@ -544,13 +544,29 @@ static const char *nfs_io(int *err)
 	return NULL;
 }
 
+/* file_is: the file's first line is want */
+static int file_is(const char *path, const char *want)
+{
+	char *s = slurp(path);	/* slurp's own buffer */
+
+	return s && !strncmp(s, want, strlen(want)) &&
+	       (s[strlen(want)] == '\n' || !s[strlen(want)]);
+}
+
+/* nfs_transient: a mount error that a link or server still coming up explains */
+static int nfs_transient(int err)
+{
+	return err == EHOSTUNREACH || err == ENETUNREACH || err == ECONNREFUSED ||
+	       err == ETIMEDOUT || err == EIO;
+}
+
 static void check_nfs(void)
 {
 	const char *srv = getenv("nfs_server");
 	char addr[64], opts[256], src[96], *colon;
 	long long b0, b1, e0, e1;
 	const char *what;
-	int err;
+	int err, i;
 
 	if (!fs_has("nfs")) {
 		result(0, "nfs", "absent");
@@ -575,12 +591,28 @@ static void check_nfs(void)
 		 "vers=4.0,addr=%s,clientaddr=10.0.2.15,port=%s,proto=tcp,soft,timeo=100,retrans=3",
 		 addr, colon ? colon + 1 : "2049");
 	mkdir(NFS_DIR, 0755);
-	if (mount(src, NFS_DIR, "nfs", 0, opts)) {
+	/*
+	 * A debug kernel under TCG can take tens of seconds to probe the NIC
+	 * and raise its link: the first mount then fails with no route to
+	 * the server (EHOSTUNREACH, seen once in CI).  Wait for the carrier,
+	 * then retry for about 30 s what a link coming up explains.
+	 */
+	for (i = 0; i < 300 && !file_is("/sys/class/net/eth0/carrier", "1"); i++)
+		usleep(100 * 1000);
+	for (i = 0; ; i++) {
+		if (!mount(src, NFS_DIR, "nfs", 0, opts))
+			break;
 		err = errno;
-		logmsg("nfs: mount %s (%s): error %d", src, opts, err);
-		result(1, "nfs", "mount-%d", err);
-		return;
+		logmsg("nfs: mount %s (%s): error %d%s", src, opts, err,
+		       i < 15 && nfs_transient(err) ? ", again in 2 s" : "");
+		if (i >= 15 || !nfs_transient(err)) {
+			result(1, "nfs", "mount-%d", err);
+			return;
+		}
+		sleep(2);
 	}
+	if (i)
+		logmsg("nfs: mounted after %d retries", i);
 	nfs_counters(NFS_DIR, &b0, &e0);
 	what = nfs_io(&err);
 	nfs_counters(NFS_DIR, &b1, &e1);
