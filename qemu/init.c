@@ -70,9 +70,9 @@
  *                 user and network namespaces in children that enter its
  *                 16M-limited leaf, and holds them (as descriptors handed
  *                 over by each child) from an unlimited leaf until a
- *                 creation fails; then root creates a netns, a loop device and a
- *                 kmem cache, everything is released, and cpu_bytes must
- *                 come back (unpriv_*: see check_unpriv());
+ *                 creation fails; then root creates a netns, a loop
+ *                 device and a kmem cache, everything is released, and
+ *                 cpu_bytes must come back (unpriv_*: see check_unpriv());
  *   test_kmem     the kernel's tools/testing/selftests/cgroup/test_kmem,
  *                 which the host built statically into the initramfs:
  *                 test_kmem=<pass>/<fail>/<skip>, test_percpu_basic=,
@@ -544,21 +544,15 @@ static const char *nfs_io(int *err)
 	return NULL;
 }
 
-/* file_is: the file's first line is want */
-static int file_is(const char *path, const char *want)
-{
-	char *s = slurp(path);	/* slurp's own buffer */
-
-	return s && !strncmp(s, want, strlen(want)) &&
-	       (s[strlen(want)] == '\n' || !s[strlen(want)]);
-}
-
 /* nfs_transient: a mount error that a link or server still coming up explains */
 static int nfs_transient(int err)
 {
 	return err == EHOSTUNREACH || err == ENETUNREACH || err == ECONNREFUSED ||
 	       err == ETIMEDOUT || err == EIO;
 }
+
+/* retries of a mount that failed transiently, 2 s apart */
+#define NFS_MOUNT_RETRIES 15
 
 static void check_nfs(void)
 {
@@ -597,15 +591,21 @@ static void check_nfs(void)
 	 * the server (EHOSTUNREACH, seen once in CI).  Wait for the carrier,
 	 * then retry for about 30 s what a link coming up explains.
 	 */
-	for (i = 0; i < 300 && !file_is("/sys/class/net/eth0/carrier", "1"); i++)
-		usleep(100 * 1000);
-	for (i = 0; ; i++) {
-		if (!mount(src, NFS_DIR, "nfs", 0, opts))
+	for (i = 0; i < 300; i++) {
+		char *s = slurp("/sys/class/net/eth0/carrier");
+
+		if (s && atoi(s) == 1)
 			break;
+		usleep(100 * 1000);
+	}
+	for (i = 0; mount(src, NFS_DIR, "nfs", 0, opts); i++) {
+		int again;
+
 		err = errno;
+		again = i < NFS_MOUNT_RETRIES && nfs_transient(err);
 		logmsg("nfs: mount %s (%s): error %d%s", src, opts, err,
-		       i < 15 && nfs_transient(err) ? ", again in 2 s" : "");
-		if (i >= 15 || !nfs_transient(err)) {
+		       again ? ", again in 2 s" : "");
+		if (!again) {
 			result(1, "nfs", "mount-%d", err);
 			return;
 		}
@@ -1487,7 +1487,7 @@ static void holder(uid_t uid, int flags, long max, const char *ccg,
 		   struct hold_report *r, int cmd)
 {
 	struct rlimit rl = { .rlim_cur = 1 << 16, .rlim_max = 1 << 16 };
-	char why[48] = "max", c, procs[128] = "";
+	char why[48] = "max", c;
 	long n = 0;
 
 	setrlimit(RLIMIT_NOFILE, &rl);
@@ -1499,8 +1499,6 @@ static void holder(uid_t uid, int flags, long max, const char *ccg,
 		goto report;
 	}
 	prctl(PR_SET_DUMPABLE, 1);
-	if (ccg)
-		snprintf(procs, sizeof(procs), "%s/cgroup.procs", ccg);
 	if (read(cmd, &c, 1) != 1)
 		_exit(1);
 	while (n < max) {
@@ -1524,7 +1522,7 @@ static void holder(uid_t uid, int flags, long max, const char *ccg,
 			close(sp[0]);
 			/* killable before it is charged anywhere near the limit */
 			write_file("/proc/self/oom_score_adj", "1000");
-			if (ccg && (err = write_file(procs, "0")))
+			if (ccg && (err = cg_enter(ccg, 0)))	/* 0: itself */
 				_exit(0x80 | (err & 0x7f));
 			if (unshare(flags))
 				_exit(errno & 0x7f);
@@ -1588,16 +1586,14 @@ static int hold_start(struct hold *h, uid_t uid, const char *hcg, const char *cc
 	memset(h->r, 0, sizeof(*h->r));	/* init's page, init's charge */
 	if (pipe(cp)) {
 		err = errno;
-		munmap(h->r, sizeof(*h->r));
-		return err;
+		goto unmap;
 	}
 	h->pid = fork();
 	if (h->pid < 0) {
 		err = errno;
 		close(cp[0]);
 		close(cp[1]);
-		munmap(h->r, sizeof(*h->r));
-		return err;
+		goto unmap;
 	}
 	if (!h->pid) {
 		close(cp[1]);
@@ -1607,14 +1603,15 @@ static int hold_start(struct hold *h, uid_t uid, const char *hcg, const char *cc
 	h->cmd = cp[1];
 	if (hcg)
 		err = cg_enter(hcg, h->pid);
-	if (err || write(h->cmd, "g", 1) != 1) {
-		kill(h->pid, SIGKILL);
-		waitpid(h->pid, NULL, 0);
-		close(h->cmd);
-		munmap(h->r, sizeof(*h->r));
-		return err ? err : EIO;
-	}
-	return 0;
+	if (!err && write(h->cmd, "g", 1) == 1)
+		return 0;
+	err = err ? err : EIO;
+	kill(h->pid, SIGKILL);
+	waitpid(h->pid, NULL, 0);
+	close(h->cmd);
+unmap:
+	munmap(h->r, sizeof(*h->r));
+	return err;
 }
 
 /*
@@ -1724,9 +1721,11 @@ static void root_can(char *out, size_t size)
 
 static void check_unpriv(void)
 {
-	const char *top = CGROOT "/cpu_alloc_unpriv";
-	const char *hcg = CGROOT "/cpu_alloc_unpriv/holder";
-	const char *cg = CGROOT "/cpu_alloc_unpriv/user";
+	/* the delegated subtree, parents first */
+	const char *dir[3] = { CGROOT "/cpu_alloc_unpriv",
+			       CGROOT "/cpu_alloc_unpriv/holder",
+			       CGROOT "/cpu_alloc_unpriv/user" };
+	const char *hcg = dir[1], *cg = dir[2];
 	long long b0, b1, e[3], e0[3], ufree, utotal, percpu;
 	const char *ev[3] = { "max", "oom", "oom_kill" };
 	char rootok[32], path[128];
@@ -1745,15 +1744,18 @@ static void check_unpriv(void)
 	 * user may move its processes between holder and user, the limit
 	 * is on user.
 	 */
-	err = mkdir(top, 0755) || mkdir(hcg, 0755) || mkdir(cg, 0755) ? errno : 0;
+	for (err = 0, i = 0; !err && i < 3; i++)
+		err = mkdir(dir[i], 0755) ? errno : 0;
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir[0]);
 	if (!err)
-		err = write_file(CGROOT "/cpu_alloc_unpriv/cgroup.subtree_control", "+memory");
+		err = write_file(path, "+memory");
+	snprintf(path, sizeof(path), "%s/memory.max", cg);
 	if (!err)
-		err = write_file(CGROOT "/cpu_alloc_unpriv/user/memory.max", UNPRIV_MAX);
-	if (!err && (chown(CGROOT "/cpu_alloc_unpriv/cgroup.procs", UNPRIV_UID, UNPRIV_UID) ||
-		     chown(CGROOT "/cpu_alloc_unpriv/holder/cgroup.procs", UNPRIV_UID, UNPRIV_UID) ||
-		     chown(CGROOT "/cpu_alloc_unpriv/user/cgroup.procs", UNPRIV_UID, UNPRIV_UID)))
-		err = errno;
+		err = write_file(path, UNPRIV_MAX);
+	for (i = 0; !err && i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", dir[i]);
+		err = chown(path, UNPRIV_UID, UNPRIV_UID) ? errno : 0;
+	}
 	if (err) {
 		result(1, "unpriv", "cgroup-%d", err);
 		goto out;
@@ -1784,9 +1786,8 @@ static void check_unpriv(void)
 	result(b1 != b0, "unpriv_freed", "%lld/%lld", b0, b1);
 	result(0, "unpriv_percpu", "%lld", h.held > 0 ? percpu / h.held : -1);
 out:
-	cg_remove(cg);
-	cg_remove(hcg);
-	cg_remove(top);
+	for (i = 2; i >= 0; i--)
+		cg_remove(dir[i]);
 }
 
 /*
