@@ -28,22 +28,29 @@ def load(path):
         order.append(w[0])
     return d, order
 
-def derive(d):
-    # total per-cpu memory: Percpu: of /proc/meminfo plus what cpu_alloc maps
+def counts_ca(tag):
+    # Percpu: counts cpu_alloc's pages itself (scripts/bench.sh)
+    p = "%s/percpu-counts-ca-%s" % (bench, tag)
+    return os.path.exists(p) and open(p).read().strip() == "1"
+
+def derive(d, tag):
+    # total per-cpu memory: Percpu: of /proc/meminfo plus what cpu_alloc
+    # maps, unless Percpu: counts that already
+    ca = 0 if counts_ca(tag) else 1
     ca0 = d.get("mem/cpu_alloc_mapped_alloc_percpu_before", 0)
-    d["mem/percpu_total_boot"] = d.get("mem/percpu_boot", 0) + ca0
+    d["mem/percpu_total_boot"] = d.get("mem/percpu_boot", 0) + ca * ca0
     for a in ("alloc_percpu", "cpu_alloc"):
         k = "mem/percpu_delta_10000x4/" + a
         if k in d:
-            d["mem/total_10000x4/" + a] = d[k] + d.get("mem/cpu_alloc_mapped_%s_after" % a, 0) \
-                - d.get("mem/cpu_alloc_mapped_%s_before" % a, 0)
+            d["mem/total_10000x4/" + a] = d[k] + ca * (d.get("mem/cpu_alloc_mapped_%s_after" % a, 0)
+                                                       - d.get("mem/cpu_alloc_mapped_%s_before" % a, 0))
     return d
 
 fig, order = {}, []
 # the head's order first: it has the cpu_alloc figures next to the others
 for tag in ("head", "base"):
     d, o = load("%s/results-%s-icount-1.txt" % (bench, tag))
-    d = derive(d)
+    d = derive(d, tag)
     for k in o + [k for k in d if k not in o]:
         if k not in order:
             order.append(k)
@@ -51,7 +58,7 @@ for tag in ("head", "base"):
     smp = {}
     for i in range(1, runs + 1):
         d, o = load("%s/results-%s-smp-%d.txt" % (bench, tag, i))
-        d = derive(d)
+        d = derive(d, tag)
         for k in o + [k for k in d if k not in o]:
             smp.setdefault(k, []).append(d[k])
             if "smp:" + k not in order:
@@ -90,7 +97,8 @@ out.append("base %s, head %s; instr: guest instructions per operation (QEMU -ico
 out.append("emulated wall ns: plain TCG -smp %s, median of %d run(s); bytes: per-cpu memory over all possible CPUs."
            % (nsmp, runs))
 out.append("Figures: <test>/<allocator>/<size B>/<variant>; pair = alloc+free pairs, batch-* = N allocs then N frees"
-           " (per pair); live = 4-byte objects of the same allocator kept allocated. make bench took %ss." % secs)
+           " (per pair); live = 4-byte objects of the same allocator kept allocated; pair-same/mixed/frag keep N objects"
+           " of the measured size, N random 4-256 B objects, or 2N of which every other one is freed. make bench took %ss." % secs)
 out.append("")
 out.append("| figure | kind | base | head | head/base | cpu_alloc/alloc_percpu (head) |")
 out.append("|---|---|---:|---:|---:|---:|")
@@ -138,6 +146,13 @@ out.append("|---|---|---:|---|---|")
 target("CPU_ALLOC+CPU_FREE / alloc_percpu+free_percpu, 1000 live", "<= 0.25",
        figs(lambda k: k.startswith(("pair", "batch-")) and "/cpu_alloc/" in k and k.endswith("/live1000")),
        r_ca, lambda x: x <= 0.25)
+target("live sets same/mixed/frag: cpu_alloc on head / alloc_percpu on base", "<= 0.50",
+       figs(lambda k: k.startswith(("pair-same", "pair-mixed", "pair-frag")) and "/cpu_alloc/" in k),
+       r_ca_base, lambda x: x <= 0.5)
+target("the same, 4 B to 1 KiB", "<= 0.30",
+       figs(lambda k: k.startswith(("pair-same", "pair-mixed", "pair-frag")) and "/cpu_alloc/" in k
+            and int(k.split("/")[2]) <= 1024),
+       r_ca_base, lambda x: x <= 0.3)
 target("this_cpu_inc/add, THIS_CPU on CPU_ALLOC / on alloc_percpu", "1.00",
        figs(lambda k: k.startswith("this_cpu_") and "/cpu_alloc" in k), r_ca, lambda x: x <= 1.005)
 target("this_cpu_inc/add, this_cpu_ptr on alloc_percpu, head / base", "1.00",

@@ -70,6 +70,12 @@ prepare() {
 	initramfs "$BENCH/initramfs-$tag.cpio" "$TOP/qemu/bench/init.c" \
 		"file /bench.ko $m/cpu_alloc_bench.ko 0644 0 0"
 	echo "$id" >"$BENCH/commit-$tag"
+	# whether Percpu: of /proc/meminfo counts cpu_alloc's pages itself
+	if grep -q cpu_alloc_nr_pages "$co/mm/percpu.c" 2>/dev/null; then
+		echo 1 >"$BENCH/percpu-counts-ca-$tag"
+	else
+		echo 0 >"$BENCH/percpu-counts-ca-$tag"
+	fi
 	echo "$o/arch/x86/boot/bzImage" >"$BENCH/image-$tag"
 }
 
@@ -97,7 +103,7 @@ run() {
 	info RAN "$tag $kind #$n in ${qemu_secs%.*}s: $(grep -c . "$res") figures; log: $log"
 }
 
-rm -f "$BENCH"/results-*.txt "$BENCH"/commit-*
+rm -f "$BENCH"/results-*.txt "$BENCH"/commit-* "$BENCH"/percpu-counts-ca-*
 [ "$BENCH_BASE" = none ] || prepare base "$BENCH_BASE"
 prepare head "$BENCH_HEAD"
 for tag in $tags; do

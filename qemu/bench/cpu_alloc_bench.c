@@ -29,7 +29,8 @@
  * __GFP_ZERO, as alloc_percpu() always zeroes), with the natural
  * alignment of an object of that size: min(size, 8).  The "live" objects
  * are 4-byte counters of the allocator under test, allocated before the
- * timed loop and freed after it.
+ * timed loop and freed after it; the pair-{same,mixed,frag} figures keep
+ * other live sets (bench_livesets()).
  */
 #define pr_fmt(fmt) "cpu_alloc-bench: " fmt
 
@@ -267,6 +268,112 @@ static void bench_alloc_free(void)
 				live_free(a, live[a], lives[l]);
 	}
 	vfree(v);
+}
+
+/*
+ * Live sets other than 4-byte counters, so that neither allocator is
+ * measured only in the state it likes best: "same", n objects of the
+ * measured size; "mixed", n objects of random sizes from 4 to 256 bytes;
+ * "frag", 2n such objects of which every other one is freed again.  The
+ * sizes come from a fixed seed, so that both allocators (and both
+ * kernels) see the same sequence.
+ */
+enum { SET_SAME, SET_MIXED, SET_FRAG, NR_SET };
+static const char *const setname[NR_SET] = { "same", "mixed", "frag" };
+
+struct liveset {
+	void __percpu **p;
+	u16 *size;
+	unsigned long n;
+};
+
+static u32 set_seed;
+
+static u32 set_rand(void)
+{
+	set_seed = set_seed * 1103515245 + 12345;
+	return set_seed >> 8;
+}
+
+static void set_free(int a, struct liveset *ls)
+{
+	unsigned long i;
+
+	for (i = 0; ls->p && i < ls->n; i++) {
+		if (ls->p[i])
+			xfree(a, ls->p[i], ls->size[i]);
+		if (!(i & 1023))
+			cond_resched();
+	}
+	vfree(ls->p);
+	vfree(ls->size);
+	memset(ls, 0, sizeof(*ls));
+}
+
+/* Build live set @set of @n objects for allocator @a; false if it fails */
+static bool set_alloc(int a, struct liveset *ls, int set, unsigned long size,
+		      unsigned long n)
+{
+	unsigned long i;
+
+	ls->n = set == SET_FRAG ? 2 * n : n;
+	ls->p = vzalloc(sizeof(*ls->p) * (ls->n ? ls->n : 1));
+	ls->size = vzalloc(sizeof(*ls->size) * (ls->n ? ls->n : 1));
+	if (!ls->p || !ls->size)
+		goto fail;
+	set_seed = 12345;
+	for (i = 0; i < ls->n; i++) {
+		ls->size[i] = set == SET_SAME ? size : 4 + set_rand() % 253;
+		ls->p[i] = xalloc(a, ls->size[i]);
+		if (!ls->p[i])
+			goto fail;
+		if (!(i & 1023))
+			cond_resched();
+	}
+	if (set == SET_FRAG)
+		for (i = 0; i < ls->n; i += 2) {
+			xfree(a, ls->p[i], ls->size[i]);
+			ls->p[i] = NULL;
+		}
+	return true;
+fail:
+	pr_info("live set %s/%lu of %lu x %s: allocation failed\n", setname[set],
+		size, n, aname[a]);
+	set_free(a, ls);
+	return false;
+}
+
+static void bench_livesets(void)
+{
+	static const unsigned long ssz[] = { 4, 16, 64, 256, 1024, 4096 };
+	static const unsigned long ns[] = { 1000, 100000 };
+	unsigned long npairs = quick ? 200 : 1000;
+	int a, set, s, l;
+
+	for (l = 0; l < (quick ? 1 : 2); l++) {
+		for (set = 0; set < NR_SET; set++) {
+			for (a = 0; a < NR_ALLOC; a++) {
+				struct liveset ls = { };
+
+				if (a == A_CA && !HAVE_CA)
+					continue;
+				if (set != SET_SAME && !set_alloc(a, &ls, set, 0, ns[l]))
+					continue;
+				for (s = 0; s < ARRAY_SIZE(ssz); s++) {
+					/* at most 64 MiB per CPU of live set */
+					if (set == SET_SAME && (ssz[s] * ns[l] > (64UL << 20) ||
+					    !set_alloc(a, &ls, set, ssz[s], ns[l])))
+						continue;
+					report(pairs(a, ssz[s], npairs), npairs, "pair-%s/%s/%lu/live%lu",
+					       setname[set], aname[a], ssz[s], ns[l]);
+					if (set == SET_SAME)
+						set_free(a, &ls);
+					cond_resched();
+				}
+				set_free(a, &ls);
+			}
+		}
+	}
 }
 
 /* this_cpu operations and pointers on memory of each allocator. */
@@ -572,6 +679,7 @@ static int __init bench_init(void)
 		bench_this_cpu();
 		bench_slub();
 		bench_alloc_free();
+		bench_livesets();
 	}
 	pr_info("done\n");
 	return 0;
