@@ -132,6 +132,12 @@ die() {
 }
 vrun() { [ "${V:-0}" = 1 ] && echo "+ $*" >&2; "$@"; }
 
+# A setting with a fixed set of values: a typo must not loosen a check.
+case $KMEMLEAK_OTHERS in
+fail | warn) ;;
+*) die "KMEMLEAK_OTHERS=$KMEMLEAK_OTHERS: must be fail or warn" "run: make boot DEBUG=1 KMEMLEAK_OTHERS=warn" ;;
+esac
+
 # lock_get KEY: the value of KEY in the lock file.
 lock_get() {
 	[ -f "$LOCK" ] || die "no lock file $LOCK" "run: make relock"

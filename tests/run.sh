@@ -505,6 +505,8 @@ test_boot_kmemleak_required() {
 		says "kmemleak-reported-4-other-objects" || return 1
 	fake_verdict "$v kmemleak=found kmemleak_others=4" && expect_ok mk boot KMEMLEAK_OTHERS=warn &&
 		says "kmemleak reported 4 objects besides the planted leak" || return 1
+	# a typo does not loosen the check
+	expect_fail "a typo" mk boot KMEMLEAK_OTHERS=wran && says "must be fail or warn" || return 1
 	fake_verdict "$v" && expect_fail "no kmemleak field" mk boot &&
 		says "kmemleak-leak-not-reported(kmemleak=none)" || return 1
 	# init's echo of a report header is no splat; a real splat still is
