@@ -119,6 +119,9 @@ if config_has CONFIG_NUMA; then
 	numa="-object memory-backend-ram,id=node0,size=2560M -numa node,nodeid=0,memdev=node0$cpus0"
 	numa="$numa -object memory-backend-ram,id=node1,size=2560M -numa node,nodeid=1,memdev=node1$cpus1"
 	append="$append mem=5888M cpu_alloc_hotadd=0x170000000"
+	# as Debian's kernels (INIT_ON_ALLOC_DEFAULT_ON): the KUnit case
+	# init_on_alloc runs here, and skips itself in the other boots
+	append="$append init_on_alloc=1"
 	tag=$tag-numa
 	log=$LOGS/boot-$short-$tag.log
 fi
