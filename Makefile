@@ -31,6 +31,7 @@ help:
 	@echo '  export        - write $$(BRANCH) back to commits/ (byte-stable)'
 	@echo '  build         - build REV (default: series head) out of tree in O='
 	@echo '  boot          - boot the build in QEMU (SMP=, MAXCPUS=) and check its verdict'
+	@echo '  kaslr-check   - boot the build three times: two random cpu area bases, nokaslr at the start'
 	@echo ''
 	@echo 'Checks:'
 	@echo '  bisect-check  - build and boot every commit, base to head; cached by commit id'
@@ -56,8 +57,8 @@ help:
 	@echo 'KMEM_XFAIL= (test_kmem tests allowed to fail in the guest; default test_kmem_basic).'
 
 # Each target runs its script: scripts/<target>.sh.
-SCRIPTS := deps relock tree export build boot bisect-check check regen convert-report mail send \
-	am-check bisect bench
+SCRIPTS := deps relock tree export build boot kaslr-check bisect-check check regen convert-report \
+	mail send am-check bisect bench
 $(SCRIPTS):
 	$(Q)$(S)/$@.sh
 

@@ -1837,6 +1837,47 @@ static void check_numa(void)
 }
 
 /*
+ * check_ptdump: the kernel page-table dump (CONFIG_PTDUMP_DEBUGFS) marks
+ * the cpu area and, after it, the start of its slots at the boot-time
+ * base.  Below the base nothing is mapped; from it, the first chunks are.
+ * ptdump=ok:<mapped lines below the base>/<mapped lines from it>.
+ */
+static void check_ptdump(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/page_tables/kernel", "r");
+	int section = 0, below = 0, above = 0;
+	char line[256];
+
+	if (!f) {
+		result(0, "ptdump", "absent");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		int present = strstr(line, " RW ") || strstr(line, " ro ");
+
+		if (!strncmp(line, "---[ ", 5)) {
+			if (!strncmp(line + 5, "CPU area slots", 14))
+				section = section == 1 ? 2 : -1;
+			else if (!strncmp(line + 5, "CPU area", 8))
+				section = 1;
+			else if (section > 0)
+				section = 3;
+			continue;
+		}
+		if (section == 1 && present)
+			below++;
+		if (section == 2 && present)
+			above++;
+	}
+	fclose(f);
+	if (section < 2)
+		result(1, "ptdump", "no-cpu-area-markers");
+	else
+		result(below != 0 || above == 0, "ptdump", "%s:%d/%d",
+		       below != 0 || above == 0 ? "bad" : "ok", below, above);
+}
+
+/*
  * check_log: read the kernel log; count KUnit suites and test cases
  * (pass/fail/skip) and splats.  Facts for the verdict line, not checks:
  * the host judges the same log (kunit.py parse, its grep for splats).
@@ -1909,6 +1950,7 @@ int main(void)
 	check_root_netns();
 	check_test_kmem();
 	check_numa();
+	check_ptdump();
 	check_kmemleak();
 	check_log();
 

@@ -22,6 +22,8 @@
 #   - with CONFIG_FAIL_CPU_ALLOC, the inject_*=<calls>/<failed>/<leaks>/
 #     <bad> fields: no leak and nothing bad, and at least one cpu_alloc()
 #     call where the user is converted at this commit; numa=ok or absent;
+#   - ptdump=ok:0/<n> or absent: the page-table dump marks the cpu area
+#     and the base of its slots, with nothing mapped below the base;
 #   - nfs=ok:<bytes>-><bytes> and nfs_events=<a>-><b> moved, where the
 #     kernel has the NFS client: with NFS=1 (scripts/nfs.sh) nfs-ganesha
 #     serves an export to the guest for the length of the boot, and the
@@ -230,6 +232,14 @@ if config_has CONFIG_FAIL_CPU_ALLOC; then
 fi
 n=$(field numa)
 case "$n" in "" | absent | ok:*) ;; *) problems="$problems numa=$n" ;; esac
+# the page-table dump's cpu area markers (with CONFIG_PTDUMP_DEBUGFS):
+# nothing mapped below the base of the slots, something from it
+n=$(field ptdump)
+case "$n" in
+"" | absent) ;;
+ok:0/*) [ "${n#ok:0/}" -gt 0 ] 2>/dev/null || problems="$problems ptdump=$n" ;;
+*) problems="$problems ptdump=$n" ;;
+esac
 # arrow A->B: true when B > A (both numbers).
 arrow() {
 	local a=${1%%->*} b=${1#*->}

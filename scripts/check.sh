@@ -20,6 +20,9 @@
 # CPU_PTR() alone, out of line; its disassembly must show no memory
 # operand (lea and nops aside): the address is arithmetic on constants.
 #
+# CPU_FREE(): a probe file compiled with mm/cpu_alloc_test.o's command
+# line must build with a typed pointer and fail with a void one.
+#
 # i386: the same .c files are compiled, at each commit and at the base,
 # under a second configuration: ARCH=i386 with NUMA
 # (checkpatch/i386-numa.config after qemu/cpu_alloc.config), where
@@ -235,6 +238,43 @@ if [ $np -gt 0 ] && kgit cat-file -e "$head:mm/cpu_alloc_test.c" 2>/dev/null; th
 		fail=1
 	else
 		info OK "CPU_PTR() probe ${head:0:12}: $(wc -l <"$LOGS/cpu_ptr-probe.txt") instructions, no memory access"
+	fi
+fi
+
+# --- CPU_FREE() of a void pointer does not build ------------------------
+# Compiled with the head's own command line for mm/cpu_alloc_test.o (its
+# .cmd file), so with the kernel's flags and the head's headers: the
+# typed call must build, the void one must fail on CPU_FREE().
+cmdfile=$O/mm/.cpu_alloc_test.o.cmd
+if [ $np -gt 0 ] && [ -f "$cmdfile" ] && kgit cat-file -e "$head:include/linux/cpu_alloc.h" 2>/dev/null; then
+	pdir=$LOGS/cpu_free-probe
+	rm -rf "$pdir" && mkdir -p "$pdir"
+	printf '%s\n' '#include <linux/cpu_alloc.h>' \
+		'void cpu_free_probe(u64 __percpu *p) { CPU_FREE(p); }' >"$pdir/typed.c"
+	printf '%s\n' '#include <linux/cpu_alloc.h>' \
+		'void cpu_free_probe(void __percpu *p) { CPU_FREE(p); }' >"$pdir/void.c"
+	# the compile alone (objtool follows a ";"), no dependency file
+	cc=$(sed -n '1s/^cmd_[^ ]* := //p' "$cmdfile")
+	cc=${cc%%;*}
+	cc=$(printf '%s' "$cc" | sed -E 's# -Wp,-MMD,[^ ]+##')
+	probe_cc() { # NAME: compile $pdir/NAME.c as mm/cpu_alloc_test.c is
+		# shellcheck disable=SC2001
+		(cd "$O" && eval "$(printf '%s' "$cc" | sed -E "s# -o [^ ]+ [^ ]+\.c\b# -o $pdir/$1.o $pdir/$1.c#")") \
+			>"$pdir/$1.log" 2>&1
+	}
+	if ! probe_cc typed; then
+		info FAIL "CPU_FREE() probe ${head:0:12}: a typed pointer does not build"
+		sed 's/^/    /' "$pdir/typed.log" | head -n 20
+		fail=1
+	elif probe_cc void; then
+		info FAIL "CPU_FREE() probe ${head:0:12}: CPU_FREE() of a void __percpu pointer builds"
+		fail=1
+	elif ! grep -q 'CPU_FREE' "$pdir/void.log"; then
+		info FAIL "CPU_FREE() probe ${head:0:12}: the void call fails, but not on CPU_FREE()"
+		sed 's/^/    /' "$pdir/void.log" | head -n 20
+		fail=1
+	else
+		info OK "CPU_FREE() probe ${head:0:12}: a void __percpu pointer does not build, a typed one does"
 	fi
 fi
 

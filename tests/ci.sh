@@ -7,7 +7,8 @@
 #     bisect-check of every commit (build + QEMU boot, -smp 4; sparse on
 #     the files each commit touches, in the same build; the base is
 #     compiled as objects only, for the warning baselines), boots of
-#     the head with -smp 1 and -smp 2 (maxcpus=4), a build and boot of the
+#     the head with -smp 1 and -smp 2 (maxcpus=4), make kaslr-check
+#     (three short boots of the head), a build and boot of the
 #     head with qemu/debug.config (lockdep, KASAN, kmemleak, ...; -smp 2,
 #     4 vCPUs on 2 host cores make the debug kernel's lock holders lose
 #     their host CPU: 102 s instead of 31 s for the stress test), make
@@ -101,6 +102,7 @@ if [ "$QUICK" != 1 ]; then
 	step bisect-check "${MAKE[@]}" bisect-check && {
 		step boot-smp1 "${MAKE[@]}" boot SMP=1 MAXCPUS=4
 		step boot-smp2-max4 "${MAKE[@]}" boot SMP=2 MAXCPUS=4
+		step kaslr-check "${MAKE[@]}" kaslr-check SMP=2 MAXCPUS=2
 		step boot-debug "${MAKE[@]}" build boot DEBUG=1 SMP=2 MAXCPUS=4
 		step check "${MAKE[@]}" check
 		[ -x "$TOP/scripts/regen.sh" ] && step regen "${MAKE[@]}" regen

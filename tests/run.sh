@@ -421,7 +421,11 @@ inject_netns=14/13/0/1|inject_netns-bad=1
 inject_netns=14/14/0/0 inject_loop=oops|inject_loop=oops
 inject_kmem_cache=absent|fail_cpu_alloc-built-but-not-run
 inject_netns=1/1/0/0 numa=bad:cpu1+0x0:node0/1|numa=bad:cpu1+0x0:node0/1
+inject_netns=1/1/0/0 ptdump=bad:2/5|ptdump=bad:2/5
+inject_netns=1/1/0/0 ptdump=ok:0/0|ptdump=ok:0/0
+inject_netns=1/1/0/0 ptdump=no-cpu-area-markers|ptdump=no-cpu-area-markers
 EOT
+	fake_verdict "$ok ptdump=ok:0/12" && expect_ok mk boot || return 1
 	# zero calls: fine where the user is not converted (the fake tree
 	# has no net/ipv4/af_inet.c), not where it is
 	fake_verdict "PASS cpus=4/4 inject_netns=0/0/0/0" && expect_ok mk boot || return 1
@@ -670,6 +674,29 @@ test_check_cpu_ptr_probe() {
 }
 
 # Two makes on one scratch checkout: the second stops at once and says so.
+# The CPU_FREE() probe compiles a typed and a void call with the command
+# line of mm/cpu_alloc_test.o: a header whose CPU_FREE() takes void
+# pointers fails make check.
+test_check_cpu_free_probe() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: add the probe" mm/cpu_alloc_test.c \
+		"unsigned long cpu_alloc_test_cpu_ptr(unsigned long p, unsigned int cpu) { return 0xfffffe8000000000UL + p + ((unsigned long)cpu << 21); }" || return 1
+	mkdir -p "$W/linux/include/linux"
+	printf '%s\n' '#define __percpu' 'typedef unsigned long long u64;' 'void cpu_free(void *p, unsigned long size);' \
+		'#define BUILD_BUG_ON_ZERO(e) ((int)(sizeof(struct { int:(-!!(e)); })))' \
+		'#define CPU_FREE(p) cpu_free((p), sizeof((p)[0]) + BUILD_BUG_ON_ZERO(__builtin_types_compatible_p(typeof((p)[0]), void)))' \
+		>"$W/linux/include/linux/cpu_alloc.h"
+	printf 'mm/cpu_alloc_test.c\n' >"$W/linux/real-objs"
+	git -C "$W/linux" add -f real-objs include/linux/cpu_alloc.h && git -C "$W/linux" commit -q --amend --no-edit &&
+		expect_ok mk export || return 1
+	expect_ok mk check SPARSE=0 I386=0 && says "OK      CPU_FREE() probe" || return 1
+	sed -i 's/ + BUILD_BUG_ON_ZERO.*$/)/' "$W/linux/include/linux/cpu_alloc.h"
+	git -C "$W/linux" commit -q -a -m "mm: cpu_alloc: untyped frees" -m "Signed-off-by: Selftest <selftest@example.org>" &&
+		expect_ok mk export || return 1
+	expect_fail "a void CPU_FREE() builds" mk check SPARSE=0 I386=0 &&
+		says "CPU_FREE() of a void __percpu pointer builds"
+}
+
 test_checkout_lock() {
 	expect_ok mk tree || return 1
 	mkdir -p "$W"
@@ -799,6 +826,38 @@ test_bench_report() {
 }
 
 # --- the runner ------------------------------------------------------
+
+# make kaslr-check compares the KUnit kaslr lines of three boots: two
+# plain boots must differ in the base and both CPUs' canary addresses,
+# nokaslr must sit at the start of the area.  A kernel without the
+# option is refused before any boot.
+test_kaslr_check() {
+	local a=$T/boot-x-kaslr-a.log b=$T/boot-x-kaslr-b.log n=$T/boot-x-nokaslr.log
+	kaslr_log() { # LOG BASE LINE
+		printf '%s\n' "[    0.000000] setup_percpu: cpu_alloc: $3" \
+			"    # cpu_alloc_test_kaslr: cpu area base 0x$2" \
+			"    # cpu_alloc_test_kaslr: cpu 0 stack canary at 0x${2%???????}0000028" \
+			"    # cpu_alloc_test_kaslr: cpu 1 stack canary at 0x${2%???????}4000028" >"$1"
+	}
+	local r='cpu area base randomized in 2 MiB steps over 0xfffffe8000000000-0xfffffeff00000000: 261121 places, 17 bits'
+	kaslr_log "$a" fffffe9a43e00000 "$r"
+	kaslr_log "$b" fffffed107400000 "$r"
+	kaslr_log "$n" fffffe8000000000 'cpu area at 0xfffffe8000000000, not randomized (nokaslr)'
+	expect_ok env KASLR_LOGS="$a $b $n" make --no-print-directory -C "$R" kaslr-check &&
+		says "kaslr-check: PASS" && says "0xfffffe9a40000028" || return 1
+	kaslr_log "$b" fffffe9a43e00000 "$r"
+	expect_fail "same base" env KASLR_LOGS="$a $b $n" make --no-print-directory -C "$R" kaslr-check &&
+		says '"cpu area base" is 0xfffffe9a43e00000 in both boots' && says "run it again" || return 1
+	kaslr_log "$b" fffffed107400000 "$r"
+	kaslr_log "$n" fffffec000000000 'cpu area at 0xfffffe8000000000, not randomized (nokaslr)'
+	expect_fail "nokaslr moved" env KASLR_LOGS="$a $b $n" make --no-print-directory -C "$R" kaslr-check &&
+		says "with nokaslr the base is 0xfffffec000000000" || return 1
+	echo "no kaslr lines" >"$n"
+	expect_fail "no KUnit lines" env KASLR_LOGS="$a $b $n" make --no-print-directory -C "$R" kaslr-check &&
+		says 'no "cpu area base" line' || return 1
+	expect_ok mk tree && expect_ok mk build || return 1
+	expect_fail "no option" mk kaslr-check && says "has no CONFIG_RANDOMIZE_CPU_AREA"
+}
 
 # The suites of their own (tests/<suite>.sh, one "ok - "/"not ok - "
 # line per case, exit status 1 on a failure): the Coccinelle engine on
