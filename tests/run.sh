@@ -457,6 +457,11 @@ test_boot_memcg_fields() {
 		expect_ok mk boot && says "test_kmem_dead_cgroups failed once and passed when run again" || return 1
 	grep -q "Command line: .* kmem_xfail=test_kmem_basic" "$W"/logs/boot-*-smp4-max4.log ||
 		{ echo "kmem_xfail= not on the command line"; return 1; }
+	# test_kmem_dead_cgroups may fail in the debug guest only
+	fake_verdict "PASS $ok test_kmem=4/2/0 test_percpu_basic=pass test_kmem_failed=test_kmem_basic,test_kmem_dead_cgroups" &&
+		expect_fail "dead_cgroups, normal boot" mk boot && says "test_kmem-failed:test_kmem_dead_cgroups" || return 1
+	[ "$(DEBUG=1 bash -c '. "$1/scripts/lib.sh" && echo "$KMEM_XFAIL"' - "$R")" = test_kmem_basic,test_kmem_dead_cgroups ] ||
+		{ echo "DEBUG=1 does not allow test_kmem_dead_cgroups"; return 1; }
 	# the base: no cpu_alloc region, no debugfs test
 	fake_verdict "PASS cpus=4/4 memcg_percpu=absent unpriv=150/killed-9/ok unpriv_events=0/3/1 unpriv_region=-1/-1 unpriv_freed=-1/-1" &&
 		expect_ok mk boot || return 1
