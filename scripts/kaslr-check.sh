@@ -33,9 +33,10 @@ else
 			"$TOP/scripts/boot.sh" ||
 			die "the $tag boot failed" "log: $LOGS/boot-${id:0:12}-$tag.log"
 	done
-	log_a=$LOGS/boot-${id:0:12}-kaslr-a.log
-	log_b=$LOGS/boot-${id:0:12}-kaslr-b.log
-	log_n=$LOGS/boot-${id:0:12}-nokaslr.log
+	# boot.sh adds "-numa" to the tag of a NUMA (DEBUG=1) kernel
+	log_a=$(ls -t "$LOGS/boot-${id:0:12}-kaslr-a"*.log 2>/dev/null | head -n1 || true)
+	log_b=$(ls -t "$LOGS/boot-${id:0:12}-kaslr-b"*.log 2>/dev/null | head -n1 || true)
+	log_n=$(ls -t "$LOGS/boot-${id:0:12}-nokaslr"*.log 2>/dev/null | head -n1 || true)
 fi
 
 # value LOG WHAT: the hex address after WHAT in LOG (first match).
@@ -55,7 +56,7 @@ done
 printf '%-8s %-20s %-20s %-20s %s\n' boot base "cpu 0 canary" "cpu 1 canary" "boot line"
 for log in "$log_a" "$log_b" "$log_n"; do
 	line=$(grep -a -o 'cpu area base randomized\|cpu area at 0x[0-9a-f]*, not randomized' "$log" | head -n1)
-	printf '%-8s %-20s %-20s %-20s %s\n' "$(basename "$log" .log | sed 's/.*-\(kaslr-.\|nokaslr\)$/\1/')" \
+	printf '%-8s %-20s %-20s %-20s %s\n' "$(basename "$log" .log | sed 's/.*-\(kaslr-.\|nokaslr\)\(-numa\)\{0,1\}$/\1/')" \
 		"$(value "$log" 'cpu area base')" "$(value "$log" 'cpu 0 stack canary at')" \
 		"$(value "$log" 'cpu 1 stack canary at')" "${line:-none}"
 done
