@@ -1870,11 +1870,13 @@ static void check_ptdump(void)
 			above++;
 	}
 	fclose(f);
-	if (section < 2)
+	if (section < 2) {
 		result(1, "ptdump", "no-cpu-area-markers");
-	else
-		result(below != 0 || above == 0, "ptdump", "%s:%d/%d",
-		       below != 0 || above == 0 ? "bad" : "ok", below, above);
+	} else {
+		int bad = below != 0 || above == 0;
+
+		result(bad, "ptdump", "%s:%d/%d", bad ? "bad" : "ok", below, above);
+	}
 }
 
 /*

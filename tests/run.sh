@@ -678,7 +678,6 @@ test_check_cpu_ptr_probe() {
 	expect_ok mk check SPARSE=0 I386=0 && ! says "CPU_PTR() probe" >/dev/null
 }
 
-# Two makes on one scratch checkout: the second stops at once and says so.
 # The CPU_FREE() probe compiles a typed and a void call with the command
 # line of mm/cpu_alloc_test.o: a header whose CPU_FREE() takes void
 # pointers fails make check.
@@ -702,6 +701,7 @@ test_check_cpu_free_probe() {
 		says "CPU_FREE() of a void __percpu pointer builds"
 }
 
+# Two makes on one scratch checkout: the second stops at once and says so.
 test_checkout_lock() {
 	expect_ok mk tree || return 1
 	mkdir -p "$W"
