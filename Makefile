@@ -36,6 +36,7 @@ help:
 	@echo 'Checks:'
 	@echo '  bisect-check  - build and boot every commit, base to head; cached by commit id'
 	@echo '  check         - checkpatch, sparse and an i386 NUMA compile of the touched files; only new warnings fail'
+	@echo '  cold-cost     - which commits give a cold ccache a full compile (COLD_SAMPLE=, COLD_FULL_MAX=)'
 	@echo '  regen         - re-run coccinelle/*.cocci; check generated commits (UPDATE=1 rewrites)'
 	@echo '  convert-report - list the alloc_percpu-family call sites left in the tree'
 	@echo '  bisect        - git bisect run GOOD..BAD with build+boot as the test'
@@ -53,11 +54,11 @@ help:
 	@echo ''
 	@echo "Settings (make VAR=value): V=1 verbose, WORK= ($$(bash -c '. $(S)/lib.sh && echo "$$WORK"')), O=, REV=,"
 	@echo 'SMP=, MAXCPUS=, BOOT_TIMEOUT=, DEBUG=1, STRESS_OPS=, FORCE=1, UPDATE=1, GOOD=, BAD=, TO=, SEND=1,'
-	@echo 'QUICK=1, FRESH=1, BUDGET=, SPARSE=0, I386=0, AM_ALL=1, AM_VERSIONS=, NFS=0, NFS_PORT=, GANESHA=, KMEMLEAK_OTHERS=warn,'
+	@echo 'QUICK=1, FRESH=1, BUDGET=, COLD_SAMPLE=, COLD_FULL_MAX=, SPARSE=0, I386=0, AM_ALL=1, AM_VERSIONS=, NFS=0, NFS_PORT=, GANESHA=, KMEMLEAK_OTHERS=warn,'
 	@echo 'KMEM_XFAIL= (test_kmem tests allowed to fail in the guest; default test_kmem_basic, with DEBUG=1 also test_kmem_dead_cgroups).'
 
 # Each target runs its script: scripts/<target>.sh.
-SCRIPTS := deps relock tree export build boot kaslr-check bisect-check check regen convert-report \
+SCRIPTS := deps relock tree export build boot kaslr-check bisect-check check cold-cost regen convert-report \
 	mail send am-check bisect bench
 $(SCRIPTS):
 	$(Q)$(S)/$@.sh

@@ -253,10 +253,7 @@ if [ $np -gt 0 ] && [ -f "$cmdfile" ] && kgit cat-file -e "$head:include/linux/c
 		'void cpu_free_probe(u64 __percpu *p) { CPU_FREE(p); }' >"$pdir/typed.c"
 	printf '%s\n' '#include <linux/cpu_alloc.h>' \
 		'void cpu_free_probe(void __percpu *p) { CPU_FREE(p); }' >"$pdir/void.c"
-	# the compile alone (objtool follows a ";"), no dependency file
-	cc=$(sed -n '1s/^cmd_[^ ]* := //p' "$cmdfile")
-	cc=${cc%%;*}
-	cc=$(printf '%s' "$cc" | sed -E 's# -Wp,-MMD,[^ ]+##')
+	cc=$(compile_cmd "$cmdfile")
 	probe_cc() { # NAME: compile $pdir/NAME.c as mm/cpu_alloc_test.c is
 		# shellcheck disable=SC2001
 		(cd "$O" && eval "$(printf '%s' "$cc" | sed -E "s# -o [^ ]+ [^ ]+\.c\b# -o $pdir/$1.o $pdir/$1.c#")") \

@@ -18,7 +18,7 @@ set -euo pipefail
 CPU_ALLOC_SETTINGS="V WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT DEBUG STRESS_OPS FORCE UPDATE
 	GOOD BAD QUICK FRESH BUDGET JOBS TO SEND CONFIG_EXTRA LOCK COMMITS LOGS CHECKOUT RESULTS
 	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR SPARSE I386 AM_ALL AM_VERSIONS NFS NFS_PORT GANESHA KMEMLEAK_OTHERS
-	KMEM_XFAIL"
+	KMEM_XFAIL COLD_SAMPLE COLD_FULL_MAX"
 
 # The repository this driver lives in.
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -115,6 +115,10 @@ BAD=${BAD:-}
 QUICK=${QUICK:-0}
 # Seconds `make test` may take before it warns (CI stops at 5400).
 BUDGET=${BUDGET:-3600}
+# make cold-cost: the objects sampled, and how many commits may give
+# half of them a new preprocessed text (a full compile on a cold ccache)
+COLD_SAMPLE=${COLD_SAMPLE:-12}
+COLD_FULL_MAX=${COLD_FULL_MAX:-4}
 # Where `make send` mails the series (added to get_maintainer.pl's
 # list), and 1: really send, where a mail configuration exists.
 TO=${TO:-}
@@ -215,6 +219,17 @@ kmake() {
 	local cc=()
 	command -v ccache >/dev/null && [ "${CCACHE:-1}" = 1 ] && cc=("CC=ccache gcc")
 	vrun make -C "$dir" O="$o" "${cc[@]}" "$@"
+}
+
+# compile_cmd CMDFILE: the compiler's command line from a kbuild .cmd
+# file, without what must not run again: the objtool pass that kbuild
+# appends after a ";" (it rewrites the build's object) and the
+# dependency file (-Wp,-MMD).
+compile_cmd() {
+	local cc
+	cc=$(sed -n '1s/^cmd_[^ ]* := //p' "$1")
+	cc=${cc%%;*}
+	printf '%s' "$cc" | sed -E 's# -Wp,-MMD,[^ ]+##'
 }
 
 # configure DIR O LOG: allnoconfig plus $FRAGMENTS in O, by the tree's

@@ -12,7 +12,9 @@
 #     head with qemu/debug.config (lockdep, KASAN, kmemleak, ...; -smp 2,
 #     4 vCPUs on 2 host cores make the debug kernel's lock holders lose
 #     their host CPU: 102 s instead of 31 s for the stress test), make
-#     check, make regen, make convert-report, make am-check, make mail
+#     check, make cold-cost (which commits give a cold ccache a full
+#     compile: at most COLD_FULL_MAX), make regen, make convert-report,
+#     make am-check, make mail
 #     and make send (to files), make bisect of a scratch branch with a
 #     commit that breaks the boot, and a smoke run of make bench on the
 #     head alone (QUICK=1 BENCH_BASE=none: the module builds and runs,
@@ -105,6 +107,7 @@ if [ "$QUICK" != 1 ]; then
 		step kaslr-check "${MAKE[@]}" kaslr-check SMP=2 MAXCPUS=2
 		step boot-debug "${MAKE[@]}" build boot DEBUG=1 SMP=2 MAXCPUS=4
 		step check "${MAKE[@]}" check
+		step cold-cost "${MAKE[@]}" cold-cost
 		[ -x "$TOP/scripts/regen.sh" ] && step regen "${MAKE[@]}" regen
 		[ -x "$TOP/scripts/convert-report.sh" ] && step convert-report "${MAKE[@]}" convert-report
 		step am-check "${MAKE[@]}" am-check

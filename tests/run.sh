@@ -701,6 +701,55 @@ test_check_cpu_free_probe() {
 		says "CPU_FREE() of a void __percpu pointer builds"
 }
 
+# make cold-cost: a commit that shifts the lines of a header every object
+# includes gives them all a new preprocessed text (FULL); one that only
+# changes a macro nobody expands gives none.  More FULL commits than
+# COLD_FULL_MAX fail, and bad settings are refused.
+test_cold_cost() {
+	local f
+	expect_ok mk tree || return 1
+	mkdir -p "$W/linux/include/linux"
+	printf '%s\n' '#define SHARED_UNUSED 1' 'int shared(void);' >"$W/linux/include/linux/shared.h"
+	for f in a b c d; do
+		printf '#include "../include/linux/shared.h"\nint %s(void) { return shared(); }\n' "$f" \
+			>"$W/linux/kernel/cold_$f.c"
+		echo "kernel/cold_$f.c" >>"$W/linux/real-objs"
+	done
+	git -C "$W/linux" add -f real-objs include kernel &&
+		git -C "$W/linux" commit -q -m "kernel: four objects" -m "Signed-off-by: Selftest <selftest@example.org>" &&
+		sed -i 's/SHARED_UNUSED 1/SHARED_UNUSED 2/' "$W/linux/include/linux/shared.h" &&
+		git -C "$W/linux" commit -q -a -m "kernel: a macro nobody expands" -m "Signed-off-by: Selftest <selftest@example.org>" &&
+		sed -i '1i /* a new first line */' "$W/linux/include/linux/shared.h" &&
+		git -C "$W/linux" commit -q -a -m "kernel: a line on top of shared.h" -m "Signed-off-by: Selftest <selftest@example.org>" ||
+		return 1
+	expect_ok mk export || return 1
+	expect_ok mk build || return 1
+	expect_ok mk cold-cost COLD_SAMPLE=4 || return 1
+	says "(base, 4 objects sampled of 4)" || return 1
+	grep -E '^[0-9a-f]{12}  kernel: four objects +4/4  FULL' "$T/out" >/dev/null || { says "four objects: 4/4 FULL"; return 1; }
+	grep -E '^[0-9a-f]{12}  kernel: a macro nobody expands +0/4 *$' "$T/out" >/dev/null || { says "macro: 0/4"; return 1; }
+	grep -E '^[0-9a-f]{12}  kernel: a line on top of shared.h +4/4  FULL' "$T/out" >/dev/null || { says "line: 4/4 FULL"; return 1; }
+	says "2 commits give half or more of the sampled objects a new text" || return 1
+	# the .cmd's objtool pass (after its ";") never ran on the build
+	[ -z "$(find "$W/build" -name '*.objtool')" ] || { echo "cold-cost ran the .cmd past its compile"; return 1; }
+	# a Kconfig symbol that shared.h expands, new in the last commit
+	printf '%s\n' '#include <generated/autoconf.h>' '#ifdef CONFIG_COLD_SHIFT' \
+		'#define COLD_SHIFT CONFIG_COLD_SHIFT' '#else' '#define COLD_SHIFT 0' '#endif' \
+		'static inline int shift(void) { return COLD_SHIFT; }' >>"$W/linux/include/linux/shared.h" &&
+		git -C "$W/linux" commit -q -a -m "kernel: shared.h reads the config" -m "Signed-off-by: Selftest <selftest@example.org>" &&
+		echo 'CONFIG_COLD_SHIFT=21' >>"$R/qemu/cpu_alloc.config" &&
+		echo 'config COLD_SHIFT' >>"$W/linux/Kconfig" &&
+		git -C "$W/linux" commit -q -a -m "kernel: a Kconfig symbol" -m "Signed-off-by: Selftest <selftest@example.org>" ||
+		return 1
+	expect_ok mk export || return 1
+	expect_ok mk build || return 1
+	expect_ok mk cold-cost COLD_SAMPLE=4 || return 1
+	grep -E '^[0-9a-f]{12}  kernel: a Kconfig symbol +4/4  FULL' "$T/out" >/dev/null || { says "Kconfig: 4/4 FULL"; return 1; }
+	expect_fail "four full commits allowed" mk cold-cost COLD_SAMPLE=4 COLD_FULL_MAX=3 &&
+		says "4 commits each cost a full compile on a cold ccache, more than COLD_FULL_MAX=3" || return 1
+	expect_fail "a bad sample size" mk cold-cost COLD_SAMPLE=x && says "must be numbers"
+}
+
 # Two makes on one scratch checkout: the second stops at once and says so.
 test_checkout_lock() {
 	expect_ok mk tree || return 1

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make cold-cost: which commits make a cold ccache compile (nearly) the
+# whole tree again.
+#
+# ccache reuses an object when the compiler's preprocessed input is one it
+# has seen.  With an empty cache (a fresh CI machine), every commit that
+# changes the preprocessed text of most objects costs a full compile (20
+# minutes on 2 cores), whatever its diff looks like: a line added to a
+# header that mm.h includes shifts the line markers of every file, while
+# a new Kconfig symbol or a same-line-count edit of a macro that few
+# files expand costs nothing.  Warm runs hide this, since the cache holds
+# every text already.
+#
+# For a fixed sample of the objects of the build in $O (COLD_SAMPLE of
+# them, spread over the tree), this preprocesses each commit from the base
+# to the head with the object's own command line from its .cmd file, in a
+# worktree of its own, and counts the objects whose text differs from the
+# previous commit's.  The configuration is each commit's own: where a
+# commit changes a Kconfig file, the worktree is configured again from
+# the fragments (as make build does) and its autoconf.h comes first on
+# the include path, so that a new default that many objects expand (a
+# shift in CPU_PTR()) counts.  A commit that changes half of the sampled
+# objects or more is FULL.
+# More than COLD_FULL_MAX such commits fail: the series then needs another
+# full compile on every cold run, and make test's budget shrinks by it.
+. "$(dirname "$0")/lib.sh"
+
+case "$COLD_SAMPLE$COLD_FULL_MAX" in
+*[!0-9]*) die "COLD_SAMPLE=$COLD_SAMPLE COLD_FULL_MAX=$COLD_FULL_MAX: must be numbers" "run: make cold-cost COLD_SAMPLE=12" ;;
+esac
+[ "$COLD_SAMPLE" -gt 0 ] || die "COLD_SAMPLE=0: nothing to sample" "run: make cold-cost COLD_SAMPLE=12"
+[ -d "$SRC/.git" ] || die "no kernel work tree at $SRC" "run: make tree"
+base=$(lock_get BASE_COMMIT)
+head=$(resolve "${REV:-$BRANCH}")
+kgit merge-base --is-ancestor "$base" "$head" || die "$head does not descend from the base $base"
+
+# The objects compiled from C by the build in $O, each with its .cmd.
+mapfile -t cmds < <(cd "$O" 2>/dev/null &&
+	find . -name '.*.o.cmd' ! -name '*.mod.o.cmd' ! -path './scripts/*' ! -path './tools/*' |
+	sed 's#^\./##' | LC_ALL=C sort |
+	while read -r f; do grep -qE '^cmd_[^ ]+ := .* -c -o [^ ]+ [^ ]+\.c' "$f" && echo "$f"; done)
+[ "${#cmds[@]}" -gt 0 ] || die "no compiled objects in $O" "run: make build"
+# evenly spaced over the sorted list: the same sample for the same build
+sample=()
+n=${#cmds[@]}
+k=$((COLD_SAMPLE < n ? COLD_SAMPLE : n))
+for i in $(seq 0 $((k - 1))); do sample+=("${cmds[$((i * n / k))]}"); done
+
+WT=$WORK/cold-cost
+OV=$WORK/cold-cost-config
+log=$LOGS/cold-cost-config.log
+mkdir -p "$LOGS"
+worktree "$WT" "$base"
+# at ID: the worktree at commit ID, configured as the builds configure it
+# when ID changes a Kconfig file (or is the first).
+at() {
+	git -C "$WT" -c advice.detachedHead=false checkout -q --detach "$1" ||
+		die "cannot check out $1 in $WT" "remove $WT and run again"
+	if [ -z "${2:-}" ] || git -C "$WT" diff --name-only "$2" "$1" | grep -q 'Kconfig'; then
+		configure "$WT" "$OV" "$log"
+		make -C "$WT" O="$OV" syncconfig >>"$log" 2>&1 ||
+			die "kconfig's syncconfig failed at $1" "log: $log"
+	fi
+}
+at "$base"
+# hashes: the hash of each sampled object's preprocessed text at the
+# worktree's commit, one per line (an object that does not preprocess
+# there hashes as empty text).
+hashes() {
+	local f cmd
+	for f in "${sample[@]}"; do
+		cmd=$(compile_cmd "$O/$f")
+		cmd=${cmd//$CHECKOUT/$WT}
+		cmd=${cmd/#ccache /}
+		# this commit's autoconf.h before the build's
+		cmd="${cmd%% *} -I$OV/include ${cmd#* }"
+		cmd=$(printf '%s' "$cmd" | sed -E 's/ -c -o [^ ]+ / -E -o - /')
+		(cd "$O" && eval "$cmd" 2>/dev/null | md5sum | cut -c1-16) || true
+	done
+}
+
+row() { printf '%-12s  %-52.52s  %8s  %s\n' "$@"; }
+row commit subject "new text" ""
+row ------------ ---------------------------------------------------- -------- ""
+prev=$(hashes)
+row "${base:0:12}" "$(kgit log -1 --format=%s "$base")" "-" "(base, $k objects sampled of $n)"
+full=0 fulls= prev_id=$base
+for id in $(kgit rev-list --reverse "$base..$head"); do
+	at "$id" "$prev_id"
+	cur=$(hashes)
+	changed=$(paste -d' ' <(printf '%s\n' "$prev") <(printf '%s\n' "$cur") | awk '$1 != $2' | wc -l)
+	mark=
+	if [ $((2 * changed)) -ge "$k" ]; then
+		mark=FULL full=$((full + 1)) fulls="$fulls ${id:0:12}"
+	fi
+	row "${id:0:12}" "$(kgit log -1 --format=%s "$id")" "$changed/$k" "$mark"
+	prev=$cur prev_id=$id
+done
+info COLD "$full commits give half or more of the sampled objects a new text:${fulls:- none}"
+[ "$full" -le "$COLD_FULL_MAX" ] ||
+	die "$full commits each cost a full compile on a cold ccache, more than COLD_FULL_MAX=$COLD_FULL_MAX" \
+		"fold the header changes into an earlier commit that already changes them (see CONTRIBUTING, 'The time budget'), or raise COLD_FULL_MAX"
