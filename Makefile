@@ -36,7 +36,7 @@ help:
 	@echo 'Checks:'
 	@echo '  bisect-check  - build and boot every commit, base to head; cached by commit id'
 	@echo '  check         - checkpatch, sparse and an i386 NUMA compile of the touched files; only new warnings fail'
-	@echo '  cold-cost     - which commits give a cold ccache a full compile (COLD_SAMPLE=, COLD_FULL_MAX=)'
+	@echo '  cold-cost     - how much of the tree each commit makes a cold ccache compile again (COLD_SAMPLE=, COLD_FULL_MAX=)'
 	@echo '  regen         - re-run coccinelle/*.cocci; check generated commits (UPDATE=1 rewrites)'
 	@echo '  convert-report - list the alloc_percpu-family call sites left in the tree'
 	@echo '  bisect        - git bisect run GOOD..BAD with build+boot as the test'

@@ -16,14 +16,16 @@
 # them, spread over the tree), this preprocesses each commit from the base
 # to the head with the object's own command line from its .cmd file, in a
 # worktree of its own, and counts the objects whose text differs from the
-# previous commit's.  The configuration is each commit's own: where a
-# commit changes a Kconfig file, the worktree is configured again from
-# the fragments (as make build does) and its autoconf.h comes first on
-# the include path, so that a new default that many objects expand (a
-# shift in CPU_PTR()) counts.  A commit that changes half of the sampled
-# objects or more is FULL.
-# More than COLD_FULL_MAX such commits fail: the series then needs another
-# full compile on every cold run, and make test's budget shrinks by it.
+# previous commit's, weighted by the size of their text.  The
+# configuration is each commit's own: where a commit changes a Kconfig
+# file, the worktree is configured again from the fragments (as make
+# build does) and its autoconf.h comes first on the include path, so that
+# a new default that many objects expand (a shift in CPU_PTR()) counts.
+# A commit that changes half of the text or more is FULL; the first
+# commit always is, since the base is never built as a kernel.  The
+# shares add up to how many times a cold bisect-check compiles the tree;
+# past COLD_FULL_MAX times it fails, since every full compile costs make
+# test about 12-20 minutes on a fresh machine.
 . "$(dirname "$0")/lib.sh"
 
 case "$COLD_SAMPLE$COLD_FULL_MAX" in
@@ -46,6 +48,14 @@ sample=()
 n=${#cmds[@]}
 k=$((COLD_SAMPLE < n ? COLD_SAMPLE : n))
 for i in $(seq 0 $((k - 1))); do sample+=("${cmds[$((i * n / k))]}"); done
+# their sources, relative to the tree: a commit that changes only other
+# .c files changes none of their texts
+srcs=$(for f in "${sample[@]}"; do
+	c=$(compile_cmd "$O/$f")
+	c=${c%"${c##*[! ]}"}
+	c=${c##* }
+	echo "${c#"$CHECKOUT"/}"
+done)
 
 WT=$WORK/cold-cost
 OV=$WORK/cold-cost-config
@@ -64,10 +74,11 @@ at() {
 	fi
 }
 at "$base"
-# hashes: the hash of each sampled object's preprocessed text at the
-# worktree's commit, one per line (an object that does not preprocess
-# there hashes as empty text).
-hashes() {
+# texts: the hash and the size of each sampled object's preprocessed text
+# at the worktree's commit, one object per line (an object that does not
+# preprocess there has an empty text).
+tmp=$WORK/cold-cost.i
+texts() {
 	local f cmd
 	for f in "${sample[@]}"; do
 		cmd=$(compile_cmd "$O/$f")
@@ -75,29 +86,51 @@ hashes() {
 		cmd=${cmd/#ccache /}
 		# this commit's autoconf.h before the build's
 		cmd="${cmd%% *} -I$OV/include ${cmd#* }"
-		cmd=$(printf '%s' "$cmd" | sed -E 's/ -c -o [^ ]+ / -E -o - /')
-		(cd "$O" && eval "$cmd" 2>/dev/null | md5sum | cut -c1-16) || true
+		cmd=$(printf '%s' "$cmd" | sed -E "s# -c -o [^ ]+ # -E -o $tmp #")
+		(cd "$O" && eval "$cmd") >/dev/null 2>&1 || : >"$tmp"
+		printf '%s %s\n' "$(md5sum <"$tmp" | cut -c1-16)" "$(stat -c %s "$tmp")"
 	done
+	rm -f "$tmp"
 }
 
-row() { printf '%-12s  %-52.52s  %8s  %s\n' "$@"; }
-row commit subject "new text" ""
-row ------------ ---------------------------------------------------- -------- ""
-prev=$(hashes)
-row "${base:0:12}" "$(kgit log -1 --format=%s "$base")" "-" "(base, $k objects sampled of $n)"
-full=0 fulls= prev_id=$base
+# The cost of compiling an object grows with its preprocessed text, so a
+# commit's share is the size of the texts it changes over the size of all
+# (objects count too: 4 of 12 can be two thirds of the work, since the
+# objects that include mm.h are the large ones).
+row() { printf '%-12s  %-46.46s  %7s  %5s  %s\n' "$@"; }
+row commit subject objects text ""
+row ------------ ---------------------------------------------- ------- ----- ""
+prev=$(texts)
+row "${base:0:12}" "$(kgit log -1 --format=%s "$base")" - - "(base, $k objects sampled of $n)"
+first=1 total=0 fulls="" prev_id=$base
 for id in $(kgit rev-list --reverse "$base..$head"); do
-	at "$id" "$prev_id"
-	cur=$(hashes)
-	changed=$(paste -d' ' <(printf '%s\n' "$prev") <(printf '%s\n' "$cur") | awk '$1 != $2' | wc -l)
-	mark=
-	if [ $((2 * changed)) -ge "$k" ]; then
-		mark=FULL full=$((full + 1)) fulls="$fulls ${id:0:12}"
+	files=$(kgit diff --name-only "$prev_id" "$id")
+	if printf '%s\n' "$files" | grep -v '\.c$' | grep -q . ||
+		printf '%s\n' "$files" | grep -qxF "$srcs"; then
+		at "$id" "$prev_id"
+		cur=$(texts)
+	else
+		# only .c files that no sampled object compiles: the same texts
+		cur=$prev
 	fi
-	row "${id:0:12}" "$(kgit log -1 --format=%s "$id")" "$changed/$k" "$mark"
+	# changed objects, and their share of the text in percent
+	read -r changed share < <(paste -d' ' <(printf '%s\n' "$prev") <(printf '%s\n' "$cur") |
+		awk '{ all += $4; if ($1 != $3) { n++; ch += $4 } }
+		     END { printf "%d %d\n", n, all ? (100 * ch + all / 2) / all : 0 }')
+	mark=
+	if [ "$first" = 1 ]; then
+		# the base is never built as a kernel: this build is the first
+		mark="FULL (the first build)" share=100 first=0
+	elif [ $((2 * share)) -ge 100 ]; then
+		mark=FULL
+	fi
+	[ -n "$mark" ] && fulls="$fulls ${id:0:12}"
+	total=$((total + share))
+	row "${id:0:12}" "$(kgit log -1 --format=%s "$id")" "$changed/$k" "$share%" "$mark"
 	prev=$cur prev_id=$id
 done
-info COLD "$full commits give half or more of the sampled objects a new text:${fulls:- none}"
-[ "$full" -le "$COLD_FULL_MAX" ] ||
-	die "$full commits each cost a full compile on a cold ccache, more than COLD_FULL_MAX=$COLD_FULL_MAX" \
+whole=$(awk -v t="$total" 'BEGIN { printf "%.1f", t / 100 }')
+info COLD "a cold bisect-check compiles the tree about $whole times; FULL:${fulls:- none}"
+[ "$total" -le $((COLD_FULL_MAX * 100)) ] ||
+	die "a cold bisect-check compiles the tree about $whole times, more than COLD_FULL_MAX=$COLD_FULL_MAX" \
 		"fold the header changes into an earlier commit that already changes them (see CONTRIBUTING, 'The time budget'), or raise COLD_FULL_MAX"

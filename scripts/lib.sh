@@ -115,8 +115,9 @@ BAD=${BAD:-}
 QUICK=${QUICK:-0}
 # Seconds `make test` may take before it warns (CI stops at 5400).
 BUDGET=${BUDGET:-3600}
-# make cold-cost: the objects sampled, and how many commits may give
-# half of them a new preprocessed text (a full compile on a cold ccache)
+# make cold-cost: the objects sampled, and how many times a cold
+# bisect-check may compile the whole tree (the commits' shares of new
+# preprocessed text, the first build counting 1)
 COLD_SAMPLE=${COLD_SAMPLE:-12}
 COLD_FULL_MAX=${COLD_FULL_MAX:-4}
 # Where `make send` mails the series (added to get_maintainer.pl's

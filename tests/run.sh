@@ -702,9 +702,10 @@ test_check_cpu_free_probe() {
 }
 
 # make cold-cost: a commit that shifts the lines of a header every object
-# includes gives them all a new preprocessed text (FULL); one that only
-# changes a macro nobody expands gives none.  More FULL commits than
-# COLD_FULL_MAX fail, and bad settings are refused.
+# includes gives them all a new preprocessed text (FULL), and so does a
+# new Kconfig value that the header expands; one that only changes a
+# macro nobody expands gives none; the first commit is the first build.
+# More full compiles than COLD_FULL_MAX fail; bad settings are refused.
 test_cold_cost() {
 	local f
 	expect_ok mk tree || return 1
@@ -726,10 +727,14 @@ test_cold_cost() {
 	expect_ok mk build || return 1
 	expect_ok mk cold-cost COLD_SAMPLE=4 || return 1
 	says "(base, 4 objects sampled of 4)" || return 1
-	grep -E '^[0-9a-f]{12}  kernel: four objects +4/4  FULL' "$T/out" >/dev/null || { says "four objects: 4/4 FULL"; return 1; }
-	grep -E '^[0-9a-f]{12}  kernel: a macro nobody expands +0/4 *$' "$T/out" >/dev/null || { says "macro: 0/4"; return 1; }
-	grep -E '^[0-9a-f]{12}  kernel: a line on top of shared.h +4/4  FULL' "$T/out" >/dev/null || { says "line: 4/4 FULL"; return 1; }
-	says "2 commits give half or more of the sampled objects a new text" || return 1
+	grep -E '^[0-9a-f]{12}  kernel: four objects +4/4 +100%  FULL \(the first build\)$' "$T/out" >/dev/null ||
+		{ says "four objects: 4/4 100% FULL (the first build)"; return 1; }
+	grep -E '^[0-9a-f]{12}  kernel: a macro nobody expands +0/4 +0% *$' "$T/out" >/dev/null || { says "macro: 0/4 0%"; return 1; }
+	grep -E '^[0-9a-f]{12}  kernel: a line on top of shared.h +4/4 +100%  FULL$' "$T/out" >/dev/null ||
+		{ says "line: 4/4 100% FULL"; return 1; }
+	says "a cold bisect-check compiles the tree about 2.0 times" || return 1
+	expect_fail "two full compiles allowed" mk cold-cost COLD_SAMPLE=4 COLD_FULL_MAX=1 &&
+		says "compiles the tree about 2.0 times, more than COLD_FULL_MAX=1" || return 1
 	# the .cmd's objtool pass (after its ";") never ran on the build
 	[ -z "$(find "$W/build" -name '*.objtool')" ] || { echo "cold-cost ran the .cmd past its compile"; return 1; }
 	# a Kconfig symbol that shared.h expands, new in the last commit
@@ -739,14 +744,19 @@ test_cold_cost() {
 		git -C "$W/linux" commit -q -a -m "kernel: shared.h reads the config" -m "Signed-off-by: Selftest <selftest@example.org>" &&
 		echo 'CONFIG_COLD_SHIFT=21' >>"$R/qemu/cpu_alloc.config" &&
 		echo 'config COLD_SHIFT' >>"$W/linux/Kconfig" &&
-		git -C "$W/linux" commit -q -a -m "kernel: a Kconfig symbol" -m "Signed-off-by: Selftest <selftest@example.org>" ||
+		git -C "$W/linux" commit -q -a -m "kernel: a Kconfig symbol" -m "Signed-off-by: Selftest <selftest@example.org>" &&
+		echo 'int cold_more(void) { return 1; }' >>"$W/linux/kernel/cold_b.c" &&
+		git -C "$W/linux" commit -q -a -m "kernel: one sampled source" -m "Signed-off-by: Selftest <selftest@example.org>" ||
 		return 1
 	expect_ok mk export || return 1
 	expect_ok mk build || return 1
-	expect_ok mk cold-cost COLD_SAMPLE=4 || return 1
-	grep -E '^[0-9a-f]{12}  kernel: a Kconfig symbol +4/4  FULL' "$T/out" >/dev/null || { says "Kconfig: 4/4 FULL"; return 1; }
-	expect_fail "four full commits allowed" mk cold-cost COLD_SAMPLE=4 COLD_FULL_MAX=3 &&
-		says "4 commits each cost a full compile on a cold ccache, more than COLD_FULL_MAX=3" || return 1
+	expect_ok mk cold-cost COLD_SAMPLE=4 COLD_FULL_MAX=5 || return 1
+	grep -E '^[0-9a-f]{12}  kernel: a Kconfig symbol +4/4 +100%  FULL$' "$T/out" >/dev/null ||
+		{ says "Kconfig: 4/4 100% FULL"; return 1; }
+	grep -E '^[0-9a-f]{12}  kernel: one sampled source +1/4 +2[0-9]% *$' "$T/out" >/dev/null ||
+		{ says "one source: 1/4 about 25%"; return 1; }
+	expect_fail "four full compiles allowed" mk cold-cost COLD_SAMPLE=4 COLD_FULL_MAX=3 &&
+		says "more than COLD_FULL_MAX=3" || return 1
 	expect_fail "a bad sample size" mk cold-cost COLD_SAMPLE=x && says "must be numbers"
 }
 
