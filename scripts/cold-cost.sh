@@ -48,26 +48,35 @@ sample=()
 n=${#cmds[@]}
 k=$((COLD_SAMPLE < n ? COLD_SAMPLE : n))
 for i in $(seq 0 $((k - 1))); do sample+=("${cmds[$((i * n / k))]}"); done
-# their sources, relative to the tree: a commit that changes only other
-# .c files changes none of their texts
-srcs=$(for f in "${sample[@]}"; do
-	c=$(compile_cmd "$O/$f")
-	c=${c%"${c##*[! ]}"}
-	c=${c##* }
-	echo "${c#"$CHECKOUT"/}"
-done)
 
 WT=$WORK/cold-cost
 OV=$WORK/cold-cost-config
 log=$LOGS/cold-cost-config.log
+tmp=$WORK/cold-cost.i
+# Their preprocessor command lines, once: in the worktree, with the
+# commit's own autoconf.h before the build's, the text into $tmp; and
+# their sources, relative to the tree (a commit that changes only other
+# .c files changes none of their texts).
+pp=() srcs=""
+for f in "${sample[@]}"; do
+	c=$(compile_cmd "$O/$f")
+	c=${c%"${c##*[! ]}"}
+	src=${c##* }
+	srcs="$srcs${srcs:+$'\n'}${src#"$CHECKOUT"/}"
+	c=${c//$CHECKOUT/$WT}
+	c=${c/#ccache /}
+	c="${c%% *} -I$OV/include ${c#* }"
+	pp+=("$(printf '%s' "$c" | sed -E "s# -c -o [^ ]+ # -E -o $tmp #")")
+done
+
 mkdir -p "$LOGS"
 worktree "$WT" "$base"
-# at ID: the worktree at commit ID, configured as the builds configure it
-# when ID changes a Kconfig file (or is the first).
+# at ID [RECONFIGURE]: the worktree at commit ID, configured as the builds
+# configure it unless RECONFIGURE is 0 (ID changes no Kconfig file).
 at() {
 	git -C "$WT" -c advice.detachedHead=false checkout -q --detach "$1" ||
 		die "cannot check out $1 in $WT" "remove $WT and run again"
-	if [ -z "${2:-}" ] || git -C "$WT" diff --name-only "$2" "$1" | grep -q 'Kconfig'; then
+	if [ "${2:-1}" = 1 ]; then
 		configure "$WT" "$OV" "$log"
 		make -C "$WT" O="$OV" syncconfig >>"$log" 2>&1 ||
 			die "kconfig's syncconfig failed at $1" "log: $log"
@@ -77,16 +86,9 @@ at "$base"
 # texts: the hash and the size of each sampled object's preprocessed text
 # at the worktree's commit, one object per line (an object that does not
 # preprocess there has an empty text).
-tmp=$WORK/cold-cost.i
 texts() {
-	local f cmd
-	for f in "${sample[@]}"; do
-		cmd=$(compile_cmd "$O/$f")
-		cmd=${cmd//$CHECKOUT/$WT}
-		cmd=${cmd/#ccache /}
-		# this commit's autoconf.h before the build's
-		cmd="${cmd%% *} -I$OV/include ${cmd#* }"
-		cmd=$(printf '%s' "$cmd" | sed -E "s# -c -o [^ ]+ # -E -o $tmp #")
+	local cmd
+	for cmd in "${pp[@]}"; do
 		(cd "$O" && eval "$cmd") >/dev/null 2>&1 || : >"$tmp"
 		printf '%s %s\n' "$(md5sum <"$tmp" | cut -c1-16)" "$(stat -c %s "$tmp")"
 	done
@@ -107,7 +109,9 @@ for id in $(kgit rev-list --reverse "$base..$head"); do
 	files=$(kgit diff --name-only "$prev_id" "$id")
 	if printf '%s\n' "$files" | grep -v '\.c$' | grep -q . ||
 		printf '%s\n' "$files" | grep -qxF "$srcs"; then
-		at "$id" "$prev_id"
+		reconfigure=0
+		printf '%s\n' "$files" | grep -q 'Kconfig' && reconfigure=1
+		at "$id" "$reconfigure"
 		cur=$(texts)
 	else
 		# only .c files that no sampled object compiles: the same texts
