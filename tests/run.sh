@@ -39,7 +39,7 @@ export FAKE_TARBALL=$PKGDIR/linux-source-6.1.tar.xz
 export FAKE_ARCHIVE="6.1.192-3 6.1.192-2"
 export FAKE_INSTALLED="linux-source-6.1=6.1.192-3"
 for p in git gcc make libc6-dev bc bison flex libelf-dev libssl-dev cpio xz-utils kmod \
-	ccache rsync perl python3 dwarves qemu-system-x86 sparse coccinelle b4 gnuplot-nox \
+	ccache rsync perl python3 python3-ply python3-git dwarves qemu-system-x86 sparse coccinelle b4 gnuplot-nox \
 	nfs-ganesha nfs-ganesha-vfs; do
 	FAKE_INSTALLED="$FAKE_INSTALLED $p=1"
 done
@@ -293,6 +293,22 @@ EOT
 	echo CONFIG_CPU_ALLOC_STRESS_TEST=y >>"$W/build/.config"
 	fake_verdict "PASS cpus=4/4 stress=absent" &&
 		expect_fail "stress not run" mk boot && says "stress-test-built-but-not-run"
+}
+
+# The guest is told how many files outside the allocator call
+# cpu_alloc() or CPU_ALLOC() (cpu_alloc_users=); tools/ (glibc's
+# CPU_ALLOC) and the allocator's own files do not count.  Only the files
+# changed since the base are searched: the base has no user.
+test_boot_counts_users() {
+	expect_ok mk tree || return 1
+	commit_in_tree "drivers: cpu_alloc: a user" drivers/user.c 'void *p = cpu_alloc(4, 0, 4);' &&
+		commit_in_tree "drivers: cpu_alloc: another" drivers/other.h 'x = CPU_ALLOC(int, 0);' &&
+		commit_in_tree "tools: cpu sets" tools/cpuset.c 'CPU_ALLOC(8);' &&
+		commit_in_tree "mm: cpu_alloc: more" mm/cpu_alloc_more.c 'cpu_alloc(4, 0, 4);' &&
+		commit_in_tree "drivers: no call" drivers/none.c 'int cpu_alloc_count;' || return 1
+	expect_ok mk build && fake_verdict "PASS cpus=4/4" && expect_ok mk boot NFS=0 || return 1
+	grep -q "Command line: .* cpu_alloc_users=2 " "$W"/logs/boot-*-smp4-max4.log ||
+		{ grep "Command line" "$W"/logs/boot-*-smp4-max4.log; return 1; }
 }
 
 # free_port: a TCP port of 127.0.0.1 that nothing listens on now, so
@@ -599,7 +615,11 @@ test_check_checkpatch() {
 	commit_in_tree "mm: cpu_alloc: bad style" b "checkpatch-warn" && expect_ok mk export || return 1
 	expect_fail "checkpatch warning" mk check SPARSE=0 && says "FAKE_WARN" || return 1
 	echo "0002-*.patch FAKE_WARN  a test" >>"$R/checkpatch/checkpatch.ignore"
-	expect_ok mk check SPARSE=0
+	expect_ok mk check SPARSE=0 || return 1
+	# a helper that fails (spdxcheck.py without python3-ply) is no pass
+	commit_in_tree "mm: cpu_alloc: new file" c "checkpatch-traceback" && expect_ok mk export || return 1
+	expect_fail "helper failed" mk check SPARSE=0 && says "FAIL    checkpatch 0003" &&
+		says "a helper of checkpatch failed" && says "python3-ply"
 }
 
 test_check_sparse_new_only() {
