@@ -7,22 +7,51 @@ passed=0 failed=0 failures=
 # run_cases PREPARE NAME...: each case test_NAME in a directory of its
 # own, $T under $TMP, after PREPARE (a function, or true), in a subshell
 # with set -u.  Prints "ok - NAME", or "not ok - NAME" and the last 30
-# lines of what it printed; counts in passed, failed and failures.
+# lines of what it printed, in the order given; counts in passed,
+# failed and failures.
+#
+# SELFTEST_JOBS cases run at once (default: the number of CPUs).  The
+# cases share nothing but $TMP's read-only files: each has its own
+# repository copy, work directory and fake tree, and the fake NFS
+# server listens on no port.  SELFTEST_JOBS=1 runs them one by one.
 run_cases() {
-	local prepare=$1 n
+	local prepare=$1 jobs=${SELFTEST_JOBS:-$(nproc)} next=0 i
 	shift
-	for n in "$@"; do
-		T=$TMP/$n
+	local -a names=("$@")
+	[[ $jobs =~ ^[1-9][0-9]*$ ]] || jobs=1
+	for ((i = 0; i < ${#names[@]}; i++)); do
+		T=$TMP/${names[i]}
 		mkdir -p "$T"
-		if (set -u; "$prepare" && "test_$n") >"$T.log" 2>&1; then
+		(
+			(set -u; "$prepare" && "test_${names[i]}") >"$T.log" 2>&1
+			echo $? >"$T.rc"
+		) &
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+			wait -n
+			report_done
+		done
+	done
+	wait
+	report_done
+}
+
+# report_done: report, in order, the cases from names[next] on that
+# have ended (run_cases' locals).
+report_done() {
+	local n
+	while ((next < ${#names[@]})); do
+		n=${names[next]}
+		[ -f "$TMP/$n.rc" ] || return 0
+		if [ "$(cat "$TMP/$n.rc")" = 0 ]; then
 			passed=$((passed + 1))
 			echo "ok - $n"
 		else
 			failed=$((failed + 1))
 			failures="$failures $n"
 			echo "not ok - $n"
-			sed 's/^/    # /' "$T.log" | tail -n 30
+			sed 's/^/    # /' "$TMP/$n.log" | tail -n 30
 		fi
-		rm -rf "$T"
+		rm -rf "${TMP:?}/$n"
+		next=$((next + 1))
 	done
 }
