@@ -49,19 +49,34 @@ ignored_types() {
 	done <"$TOP/checkpatch/checkpatch.ignore"
 }
 
+# checkpatch.pl takes 3-5 s a patch: JOBS of them run at once, and the
+# verdicts are read in order once all have ended.  /usr/bin comes first
+# in PATH: checkpatch runs scripts/spdxcheck.py on new files with
+# "env python3", and a python3 of pyenv or a venv ahead of Debian's
+# lacks the ply and git modules (python3-ply, python3-git) it needs; it
+# then fails with a traceback, and checkpatch does not notice.
+for p in "$COMMITS"/*.patch; do
+	[ -e "$p" ] || break
+	name=${p##*/}
+	(cd "$SRC" && PATH=/usr/bin:$PATH "$cp" "${flags[@]}" "$p") >"$LOGS/checkpatch-${name%.patch}.txt" 2>&1 &
+	while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-$(nproc)}" ]; do wait -n || true; done
+done
+wait || true
 np=0
 for p in "$COMMITS"/*.patch; do
 	[ -e "$p" ] || break
 	np=$((np + 1))
 	name=${p##*/}
 	out=$LOGS/checkpatch-${name%.patch}.txt
-	(cd "$SRC" && "$cp" "${flags[@]}" "$p") >"$out" 2>&1 || true
 	ign=$(ignored_types "$name" | sort -u)
 	bad=$(grep -E ': (ERROR|WARNING):[A-Z_]+:' "$out" | while IFS= read -r l; do
 		t=$(echo "$l" | sed -E 's/.*: (ERROR|WARNING):([A-Z_]+):.*/\2/')
 		echo "$ign" | grep -qxF "$t" || echo "$l"
 	done || true)
 	nchk=$(grep -c ': CHECK:' "$out" || true)
+	# a check that did not run is not a pass (checkpatch ignores it)
+	grep -q '^Traceback' "$out" && bad="${bad:+$bad
+}a helper of checkpatch failed (make deps installs python3-ply and python3-git): see $out"
 	if [ -n "$bad" ]; then
 		info FAIL "checkpatch $name"
 		echo "$bad" | sed 's/^/    /'

@@ -9,7 +9,7 @@ VER=$(lock_get VERSION)
 
 # The tools the driver runs, and what a kernel build needs.
 PACKAGES="git gcc make libc6-dev bc bison flex libelf-dev libssl-dev cpio
-xz-utils kmod ccache rsync perl python3 dwarves
+xz-utils kmod ccache rsync perl python3 python3-ply python3-git dwarves
 qemu-system-x86 sparse coccinelle b4 gnuplot-nox nfs-ganesha nfs-ganesha-vfs"
 
 SUDO=
