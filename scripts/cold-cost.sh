@@ -86,13 +86,20 @@ at "$base"
 # texts: the hash and the size of each sampled object's preprocessed text
 # at the worktree's commit, one object per line (an object that does not
 # preprocess there has an empty text).
+# JOBS of them are preprocessed at once, each into a text of its own.
 texts() {
-	local cmd
-	for cmd in "${pp[@]}"; do
-		(cd "$O" && eval "$cmd") >/dev/null 2>&1 || : >"$tmp"
-		printf '%s %s\n' "$(md5sum <"$tmp" | cut -c1-16)" "$(stat -c %s "$tmp")"
+	local i
+	for i in "${!pp[@]}"; do
+		(
+			t=$tmp.$i
+			(cd "$O" && eval "${pp[i]//" -o $tmp "/" -o $t "}") >/dev/null 2>&1 || : >"$t"
+			printf '%s %s\n' "$(md5sum <"$t" | cut -c1-16)" "$(stat -c %s "$t")" >"$t.sum"
+		) &
+		while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-$(nproc)}" ]; do wait -n || true; done
 	done
-	rm -f "$tmp"
+	wait || true
+	for i in "${!pp[@]}"; do cat "$tmp.$i.sum"; done
+	rm -f "$tmp".*
 }
 
 # The cost of compiling an object grows with its preprocessed text, so a
