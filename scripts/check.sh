@@ -59,7 +59,7 @@ for p in "$COMMITS"/*.patch; do
 	[ -e "$p" ] || break
 	name=${p##*/}
 	(cd "$SRC" && PATH=/usr/bin:$PATH "$cp" "${flags[@]}" "$p") >"$LOGS/checkpatch-${name%.patch}.txt" 2>&1 &
-	while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-$(nproc)}" ]; do wait -n || true; done
+	job_slot
 done
 wait || true
 np=0

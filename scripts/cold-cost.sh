@@ -95,7 +95,7 @@ texts() {
 			(cd "$O" && eval "${pp[i]//" -o $tmp "/" -o $t "}") >/dev/null 2>&1 || : >"$t"
 			printf '%s %s\n' "$(md5sum <"$t" | cut -c1-16)" "$(stat -c %s "$t")" >"$t.sum"
 		) &
-		while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-$(nproc)}" ]; do wait -n || true; done
+		job_slot
 	done
 	wait || true
 	for i in "${!pp[@]}"; do cat "$tmp.$i.sum"; done

@@ -279,6 +279,12 @@ built_objs() {
 	return 0
 }
 
+# job_slot: wait until fewer than JOBS background jobs of this shell run
+# (a job's failure is its own to report), so that the next may start.
+job_slot() {
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+}
+
 # sparse_objs DIR O FILES...: sparse (C=2) on the objects of the .c
 # FILES in the configured build O of DIR, "file: message" lines.
 # Objects that are up to date are not rebuilt: only the checker runs.
