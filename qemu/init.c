@@ -1238,15 +1238,21 @@ static int cg_enter(const char *dir, pid_t pid)
  * tree's tools/testing/selftests/cgroup/test_kmem.c by the host:
  * test_kmem=<pass>/<fail>/<skip>, test_percpu_basic=<pass|fail|skip>,
  * test_kmem_failed=<the names of the failed tests>|none,
- * test_kmem_flaky=<the names of tests that failed once, then passed>|none.
+ * test_kmem_flaky=<the names of tests that failed once, then passed>|none,
+ * test_kmem_deletion=<excess>/<online CPUs>|none: how far memory.current
+ * was from the sum of memory.stat when test_kmem_memcg_deletion failed in
+ * the run that counts, and the CPUs online (the host weighs it against the
+ * per-CPU charge caches, see scripts/boot.sh).
  *
  * kmem_run: one run of /test_kmem; res[N] 0 none, 1 pass, 2 fail, 3 skip,
- * names[N] the test's name.
+ * names[N] the test's name; *excess the |memory.current - sum| that a
+ * failed test_kmem_memcg_deletion printed, else left alone.
  */
 static void kmem_run(int res[64], char names[64][48], unsigned long *seen,
-		     int *nseen, int max_seen)
+		     int *nseen, int max_seen, long *excess)
 {
 	int fds[2], i, k, num, status;
+	long cur = -1, sum = -1;
 	char line[256];
 	unsigned long h;
 	const char *p;
@@ -1278,6 +1284,10 @@ static void kmem_run(int res[64], char names[64][48], unsigned long *seen,
 				seen[(*nseen)++] = h;
 			logmsg("test_kmem: %s", line);
 		}
+		/* what test_kmem_memcg_deletion prints before its "not ok" */
+		if (sscanf(line, "memory.current = %ld", &cur) == 1 ||
+		    sscanf(line, "slab + anon + file + kernel_stack = %ld", &sum) == 1)
+			continue;
 		if (sscanf(line, "not ok %d", &num) == 1)
 			i = 2;
 		else if (sscanf(line, "ok %d", &num) == 1)
@@ -1288,6 +1298,9 @@ static void kmem_run(int res[64], char names[64][48], unsigned long *seen,
 			p = strrchr(line, ' ');
 			res[num] = i;
 			snprintf(names[num], 48, "%s", p && p[1] ? p + 1 : "?");
+			if (i == 2 && cur >= 0 && sum >= 0 &&
+			    !strcmp(names[num], "test_kmem_memcg_deletion"))
+				*excess = labs(cur - sum);
 		}
 	}
 	if (f)
@@ -1321,6 +1334,7 @@ static void check_test_kmem(void)
 	char failed[256] = "", flaky[256] = "", percpu[16] = "missing";
 	const char *xfail = getenv("kmem_xfail");
 	int pass = 0, fail = 0, skip = 0, nseen = 0, retry = 0, i;
+	long excess = -1;
 
 	if (access("/test_kmem", X_OK)) {
 		result(0, "test_kmem", "absent");
@@ -1330,13 +1344,14 @@ static void check_test_kmem(void)
 		result(0, "test_kmem", "no-memcg");
 		return;
 	}
-	kmem_run(r1, n1, seen, &nseen, 512);
+	kmem_run(r1, n1, seen, &nseen, 512, &excess);
 	for (i = 1; i < 64; i++)
 		retry |= r1[i] == 2 && !in_list(xfail, n1[i]);
 	if (retry) {
 		logmsg("test_kmem: an unexpected failure: once more");
 		nseen = 0;
-		kmem_run(r2, n2, seen, &nseen, 512);
+		excess = -1;
+		kmem_run(r2, n2, seen, &nseen, 512, &excess);
 	}
 	for (i = 1; i < 64; i++) {
 		int r = r1[i];
@@ -1363,6 +1378,11 @@ static void check_test_kmem(void)
 	result(strcmp(percpu, "pass"), "test_percpu_basic", "%s", percpu);
 	result(0, "test_kmem_failed", "%s", *failed ? failed : "none");
 	result(0, "test_kmem_flaky", "%s", *flaky ? flaky : "none");
+	if (excess >= 0)
+		result(0, "test_kmem_deletion", "%ld/%d", excess,
+		       count_cpus("/sys/devices/system/cpu/online"));
+	else
+		result(0, "test_kmem_deletion", "none");
 }
 
 /*

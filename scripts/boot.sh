@@ -36,7 +36,9 @@
 #     and failed nothing outside KMEM_XFAIL: test_kmem=<pass>/<fail>/<skip>,
 #     test_kmem_failed=<names>|none, and test_percpu_basic=pass; a test
 #     outside KMEM_XFAIL that failed runs again, and test_kmem_flaky=
-#     names those that then passed (noted);
+#     names those that then passed (noted); a test_kmem_memcg_deletion
+#     failure within the per-CPU charge caches (test_kmem_deletion=
+#     <excess>/<cpus>, see kmem_cache_bound below) is noted, not failed;
 #     memcg_percpu=<charged>/<expected>/<left>
 #     (an accounted cpu_alloc object, where the debugfs test has it)
 #     charged exactly and uncharged; the unprivileged exhaustion test
@@ -103,6 +105,27 @@ if [ "$id" != unknown ] && [ -d "$SRC/.git" ]; then
 fi
 # field KEY: the value of KEY= in the guest's verdict, empty if absent.
 field() { printf '%s\n' "$verdict" | tr ' ' '\n' | sed -n "s/^$1=//p" | tail -n1; }
+# kmem_within_caches EXCESS/CPUS: is the excess that a failed
+# test_kmem_memcg_deletion saw (memory.current against the sum of
+# memory.stat) within what the per-CPU charge caches hold?  The test
+# allows MEMCG_CHARGE_BATCH pages per CPU, the pages each CPU's
+# memcg_stock keeps charged.  Each CPU's obj_stock also keeps up to two
+# pages of charged bytes (obj_cgroup_charge() lets them pass a page) and
+# up to a page each of reclaimable and unreclaimable slab bytes not yet
+# in memory.stat: 4 more pages per CPU, which the test does not allow
+# for and which left it 0.1-4% over its bound in 3 of the 37 boots of stop 26's
+# CI).  A charge that cpu_alloc lost would not show here but in
+# memcg_percpu (exact) and test_percpu_basic, which must pass.
+# Sets kmem_bound.
+kmem_within_caches() {
+	local excess=${1%/*} cpus=${1#*/} batch
+	batch=$(sed -n 's/^#define MEMCG_CHARGE_BATCH \([0-9]*\)U*$/\1/p' "$SRC/include/linux/memcontrol.h" 2>/dev/null)
+	case "$excess/$cpus/$batch" in
+	*[!0-9/]* | /* | */ | *//*) return 1 ;;
+	esac
+	kmem_bound=$((cpus * (batch + 4) * 4096))
+	[ "$excess" -lt "$kmem_bound" ]
+}
 config_has() { grep -q "^$1=y" "$O/.config" 2>/dev/null; }
 # The operations of the guest's stress test: cpu_alloc_stress= on the
 # kernel command line, init's default of 10^6 if STRESS_OPS is empty,
@@ -303,7 +326,13 @@ case "$v" in
 	for t in $(tr ',' ' ' <<<"${k_names#none}"); do
 		case ",$KMEM_XFAIL," in
 		*",$t,"*) echo "boot.sh: note: test_kmem: $t failed, allowed by KMEM_XFAIL (see scripts/lib.sh)" >&2 ;;
-		*) problems="$problems test_kmem-failed:$t" ;;
+		*)
+			if [ "$t" = test_kmem_memcg_deletion ] && kmem_within_caches "$(field test_kmem_deletion)"; then
+				echo "boot.sh: note: test_kmem: $t failed by $(field test_kmem_deletion) bytes/CPUs, within the per-CPU charge caches ($kmem_bound bytes)" >&2
+			else
+				problems="$problems test_kmem-failed:$t"
+			fi
+			;;
 		esac
 	done
 	[ "$(field test_percpu_basic)" = pass ] ||

@@ -476,6 +476,22 @@ test_boot_memcg_fields() {
 	# test_kmem_dead_cgroups may fail in the debug guest only
 	fake_verdict "PASS $ok test_kmem=4/2/0 test_percpu_basic=pass test_kmem_failed=test_kmem_basic,test_kmem_dead_cgroups" &&
 		expect_fail "dead_cgroups, normal boot" mk boot && says "test_kmem-failed:test_kmem_dead_cgroups" || return 1
+	# test_kmem_memcg_deletion over its bound by what the per-CPU charge
+	# caches hold (the kernel's MEMCG_CHARGE_BATCH + 4 pages per CPU:
+	# 1114112 bytes with 4 CPUs) is noted; by more, failed
+	local del="test_kmem=5/1/0 test_percpu_basic=pass test_kmem_failed=test_kmem_memcg_deletion"
+	fake_verdict "PASS $ok $del test_kmem_deletion=1089816/4" &&
+		expect_ok mk boot && says "within the per-CPU charge caches (1114112 bytes)" || return 1
+	fake_verdict "PASS $ok $del test_kmem_deletion=1114112/4" &&
+		expect_fail "deletion past the caches" mk boot && says "test_kmem-failed:test_kmem_memcg_deletion" || return 1
+	fake_verdict "PASS $ok $del test_kmem_deletion=1089816/2" &&
+		expect_fail "deletion, 2 CPUs" mk boot && says "test_kmem-failed:test_kmem_memcg_deletion" || return 1
+	fake_verdict "PASS $ok test_kmem=5/1/0 test_percpu_basic=pass test_kmem_failed=test_kmem_dead_cgroups test_kmem_deletion=1000/4" &&
+		expect_fail "another test, an excess" mk boot && says "test_kmem-failed:test_kmem_dead_cgroups" || return 1
+	mv "$W/linux/include/linux/memcontrol.h" "$W/memcontrol.h"
+	fake_verdict "PASS $ok $del test_kmem_deletion=1089816/4" &&
+		expect_fail "deletion, no MEMCG_CHARGE_BATCH" mk boot && says "test_kmem-failed:test_kmem_memcg_deletion" || return 1
+	mv "$W/memcontrol.h" "$W/linux/include/linux/memcontrol.h"
 	[ "$(DEBUG=1 bash -c '. "$1/scripts/lib.sh" && echo "$KMEM_XFAIL"' - "$R")" = test_kmem_basic,test_kmem_dead_cgroups ] ||
 		{ echo "DEBUG=1 does not allow test_kmem_dead_cgroups"; return 1; }
 	# the base: no cpu_alloc region, no debugfs test
@@ -487,6 +503,7 @@ test_boot_memcg_fields() {
 		expect_fail "verdict $v" mk boot && says "$want" || return 1
 	done <<EOT
 test_kmem=5/1/0 test_percpu_basic=pass test_kmem_failed=test_kmem_memcg_deletion|test_kmem-failed:test_kmem_memcg_deletion
+test_kmem=5/1/0 test_percpu_basic=pass test_kmem_failed=test_kmem_memcg_deletion test_kmem_deletion=none|test_kmem-failed:test_kmem_memcg_deletion
 test_kmem=5/1/0 test_percpu_basic=pass|test_kmem-failed=1(unnamed)
 test_kmem=5/0/1 test_percpu_basic=skip|test_percpu_basic=skip
 test_kmem=oops|test_kmem=oops
