@@ -4,9 +4,9 @@
 /// Allocate zone->per_cpu_pageset and zone->per_cpu_zonestats with
 /// CPU_ALLOC(), free them with CPU_FREE(), and address the instance of
 /// a processor with CPU_PTR() and THIS_CPU() instead of per_cpu_ptr()
-/// and this_cpu_ptr(), in the page allocator, in vmstat and in the
-/// inline helpers of <linux/vmstat.h>.  alloc_percpu() always zeroed
-/// the area; CPU_ALLOC() is asked to with __GFP_ZERO.
+/// and this_cpu_ptr(), in the page allocator and in vmstat.
+/// alloc_percpu() always zeroed the area; CPU_ALLOC() is asked to with
+/// __GFP_ZERO.
 ///
 /// Until setup_per_cpu_pageset() runs, and again after
 /// zone_pcp_reset(), a zone points at the static per-cpu boot_pageset
@@ -19,11 +19,17 @@
 /// (per_cpu() of DEFINE_PER_CPU data) and the this_cpu_*() operations
 /// are not touched; neither are pgdat->per_cpu_nodestats and the
 /// generic pcpu_spin_*() wrappers.
+///
+/// zone_page_state_snapshot() in <linux/vmstat.h> keeps per_cpu_ptr(),
+/// which gives the same address for a cpu_alloc pointer.  Converting it
+/// would make the header, which nearly every object includes, include
+/// <linux/cpu_alloc.h>, and each later change to that header would
+/// compile the whole kernel again.
 //
 // Confidence: High
 // Options: --no-includes --include-headers
 // Files: mm/page_alloc.c mm/vmstat.c
-// Files: include/linux/vmstat.h include/linux/mmzone.h
+// Files: include/linux/mmzone.h
 
 virtual patch
 virtual context
