@@ -113,7 +113,7 @@ field() { printf '%s\n' "$verdict" | tr ' ' '\n' | sed -n "s/^$1=//p" | tail -n1
 # pages of charged bytes (obj_cgroup_charge() lets them pass a page) and
 # up to a page each of reclaimable and unreclaimable slab bytes not yet
 # in memory.stat: 4 more pages per CPU, which the test does not allow
-# for and which left it 0.1-4% over its bound in 3 of the 37 boots of stop 26's
+# for and which left it 0.1-4% over its bound in 3 of the 36 boots of stop 26's
 # CI).  A charge that cpu_alloc lost would not show here but in
 # memcg_percpu (exact) and test_percpu_basic, which must pass.
 # Sets kmem_bound.
