@@ -38,7 +38,7 @@
 #     outside KMEM_XFAIL that failed runs again, and test_kmem_flaky=
 #     names those that then passed (noted); a test_kmem_memcg_deletion
 #     failure within the per-CPU charge caches (test_kmem_deletion=
-#     <excess>/<cpus>, see kmem_cache_bound below) is noted, not failed;
+#     <excess>/<cpus>, see kmem_within_caches below) is noted, not failed;
 #     memcg_percpu=<charged>/<expected>/<left>
 #     (an accounted cpu_alloc object, where the debugfs test has it)
 #     charged exactly and uncharged; the unprivileged exhaustion test
@@ -113,8 +113,8 @@ field() { printf '%s\n' "$verdict" | tr ' ' '\n' | sed -n "s/^$1=//p" | tail -n1
 # pages of charged bytes (obj_cgroup_charge() lets them pass a page) and
 # up to a page each of reclaimable and unreclaimable slab bytes not yet
 # in memory.stat: 4 more pages per CPU, which the test does not allow
-# for and which left it 0.1-4% over its bound in 3 of the 36 boots of stop 26's
-# CI).  A charge that cpu_alloc lost would not show here but in
+# for (they left it 0.1-4% over its bound in 3 of the 36 boots of stop
+# 26's CI).  A charge that cpu_alloc lost would not show here but in
 # memcg_percpu (exact) and test_percpu_basic, which must pass.
 # Sets kmem_bound.
 kmem_within_caches() {
@@ -327,8 +327,9 @@ case "$v" in
 		case ",$KMEM_XFAIL," in
 		*",$t,"*) echo "boot.sh: note: test_kmem: $t failed, allowed by KMEM_XFAIL (see scripts/lib.sh)" >&2 ;;
 		*)
-			if [ "$t" = test_kmem_memcg_deletion ] && kmem_within_caches "$(field test_kmem_deletion)"; then
-				echo "boot.sh: note: test_kmem: $t failed by $(field test_kmem_deletion) bytes/CPUs, within the per-CPU charge caches ($kmem_bound bytes)" >&2
+			k_del=$(field test_kmem_deletion)
+			if [ "$t" = test_kmem_memcg_deletion ] && kmem_within_caches "$k_del"; then
+				echo "boot.sh: note: test_kmem: $t failed by $k_del bytes/CPUs, within the per-CPU charge caches ($kmem_bound bytes)" >&2
 			else
 				problems="$problems test_kmem-failed:$t"
 			fi
