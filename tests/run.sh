@@ -625,6 +625,52 @@ kernel/fake.c: unused variable y" && expect_ok mk export || return 1
 	expect_ok mk bisect-check
 }
 
+# trace_order FILE: the builds and boot ends of a FAKE_TRACE file, on
+# one line (a boot's start depends on how fast its script sets up).
+trace_order() { grep -v boot-start "$1" | paste -sd' '; }
+
+# A commit boots in the background while the next one builds; the
+# rows, and the failure reported, are still those of a serial run.
+test_bisect_check_overlap() {
+	local trace=$T/trace
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: slow" boot "slow" && commit_in_tree "mm: cpu_alloc: fast" boot "pass" &&
+		expect_ok mk export || return 1
+	: >"$trace"
+	expect_ok env FAKE_TRACE="$trace" make --no-print-directory -C "$R" WORK="$W" bisect-check || return 1
+	# the second build ran before the first boot ended
+	[ "$(trace_order "$trace")" = "build build boot-end boot-end" ] ||
+		{ echo "not overlapped:"; cat "$trace"; return 1; }
+	grep -A1 'mm: cpu_alloc: slow' "$T/out" | tail -n1 | grep -q 'mm: cpu_alloc: fast.* PASS$' ||
+		{ echo "rows out of order"; cat "$T/out"; return 1; }
+	# OVERLAP=0: each boot ends before the next build
+	: >"$trace"
+	expect_ok env FAKE_TRACE="$trace" make --no-print-directory -C "$R" WORK="$W" bisect-check FRESH=1 OVERLAP=0 ||
+		return 1
+	[ "$(trace_order "$trace")" = "build boot-end build boot-end" ] ||
+		{ echo "overlapped with OVERLAP=0:"; cat "$trace"; return 1; }
+	expect_fail "bad OVERLAP" mk bisect-check OVERLAP=yes && says "OVERLAP=yes: must be 0 or 1"
+}
+
+# A boot that fails while the next commit fails to build: the boot's
+# failure is the one reported, and no QEMU is left running.
+test_bisect_check_overlap_failures() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: panics" boot "panic" &&
+		commit_in_tree "mm: cpu_alloc: breaks the build" build-error "broken" && expect_ok mk export || return 1
+	expect_fail "boot failure" mk bisect-check && says "BOOT-FAIL" || return 1
+	! grep -q BUILD-FAIL "$T/out" || { echo "reported the later build failure"; return 1; }
+	# with the first commit booting fine, the build failure comes after its row
+	git -C "$W/linux" reset -q --hard base &&
+		commit_in_tree "mm: cpu_alloc: boots" boot "slow" &&
+		commit_in_tree "mm: cpu_alloc: breaks the build" build-error "broken" && expect_ok mk export || return 1
+	expect_fail "build failure" mk bisect-check && says "BUILD-FAIL" || return 1
+	grep -A1 'mm: cpu_alloc: boots' "$T/out" | tail -n1 | grep -q 'breaks the build.*BUILD-FAIL$' ||
+		{ echo "rows out of order"; cat "$T/out"; return 1; }
+	grep -q 'mm: cpu_alloc: boots.* PASS$' "$T/out" || { echo "the booting commit lost its row"; return 1; }
+	! pgrep -f "$W/bisect-boot" >/dev/null || { echo "a boot is still running"; return 1; }
+}
+
 test_check_checkpatch() {
 	expect_ok mk tree || return 1
 	commit_in_tree "mm: cpu_alloc: clean" a "fine" && expect_ok mk export || return 1
