@@ -57,7 +57,7 @@ case $OVERLAP in
 *) die "OVERLAP=$OVERLAP: must be 0 or 1" "run: make bisect-check OVERLAP=0" ;;
 esac
 stage=$WORK/bisect-boot
-pending= pending_bs= boot_pid=
+pending= boot_pid=
 # stop_boot: end a boot still running (on exit or interrupt): its
 # script, and the command it waits for (timeout, which ends QEMU), so
 # that the script's own trap stops the NFS server at once.
@@ -73,14 +73,14 @@ stop_boot() {
 trap stop_boot EXIT
 trap "exit 130" INT
 trap "exit 143" TERM HUP
-# start_boot ID BUILD-SECONDS: boot the build of ID, which $O holds, in
+# start_boot ID: boot the build of ID, which $O holds, in
 # the background from a copy of its image, so that $O can take the
 # next build.
 start_boot() {
 	rm -rf "$stage" && mkdir -p "$stage/arch/x86/boot"
 	cp "$O/arch/x86/boot/bzImage" "$stage/arch/x86/boot/bzImage"
 	cp "$O/.config" "$O/.cpu-alloc-built" "$stage/"
-	pending=$1 pending_bs=$2
+	pending=$1
 	# In this session, not setsid's: with the scheduler's autogroups
 	# (Debian's default) another session gets half the CPU whatever
 	# the nice values, and the boots took twice as long.  A fifth of
@@ -93,18 +93,20 @@ start_boot() {
 # finish_boot: wait for the boot in the background, print its row and
 # cache its result; 1 if it failed.
 finish_boot() {
-	local id=$pending rc=0 secs
+	local id=$pending rc=0 bs secs subj
 	[ -n "$id" ] || return 0
 	wait "$boot_pid" || rc=$?
 	boot_pid= pending=
+	bs=$(cat "$RESULTS/$id/build-seconds")
+	subj=$(kgit log -1 --format=%s "$id")
 	if [ $rc != 0 ]; then
-		row "${id:0:12}" "$(kgit log -1 --format=%s "$id")" "$pending_bs" "-" "BOOT-FAIL" | tee -a "$table"
+		row "${id:0:12}" "$subj" "$bs" "-" "BOOT-FAIL" | tee -a "$table"
 		cat "$LOGS/bisect-boot.log" >&2
 		return 1
 	fi
 	secs=$(sed -n 's/.* seconds=//p' "$LOGS"/boot-"${id:0:12}"-*.log.verdict | tail -n1)
-	echo "$pending_bs $secs PASS" >"$RESULTS/$id/bisect-$salt"
-	row "${id:0:12}" "$(kgit log -1 --format=%s "$id")" "$pending_bs" "$secs" PASS | tee -a "$table"
+	echo "$bs $secs PASS" >"$RESULTS/$id/bisect-$salt"
+	row "${id:0:12}" "$subj" "$bs" "$secs" PASS | tee -a "$table"
 }
 # prepare ID: build ID in $O, judge its warnings against the base's,
 # run sparse on what it touches.  0 ready to boot, 2 the build failed,
@@ -163,7 +165,7 @@ for id in $(kgit rev-list --reverse "$base..$head"); do
 		die "preparing $short failed (status $prc)" "see the lines above"
 		;;
 	esac
-	start_boot "$id" "$(cat "$RESULTS/$id/build-seconds")"
+	start_boot "$id"
 	[ "$OVERLAP" = 1 ] || finish_boot || { fail=1; break; }
 done
 [ $fail = 1 ] || finish_boot || fail=1

@@ -637,7 +637,7 @@ test_bisect_check_overlap() {
 	commit_in_tree "mm: cpu_alloc: slow" boot "slow" && commit_in_tree "mm: cpu_alloc: fast" boot "pass" &&
 		expect_ok mk export || return 1
 	: >"$trace"
-	expect_ok env FAKE_TRACE="$trace" make --no-print-directory -C "$R" WORK="$W" bisect-check || return 1
+	FAKE_TRACE=$trace expect_ok mk bisect-check || return 1
 	# the second build ran before the first boot ended
 	[ "$(trace_order "$trace")" = "build build boot-end boot-end" ] ||
 		{ echo "not overlapped:"; cat "$trace"; return 1; }
@@ -645,8 +645,7 @@ test_bisect_check_overlap() {
 		{ echo "rows out of order"; cat "$T/out"; return 1; }
 	# OVERLAP=0: each boot ends before the next build
 	: >"$trace"
-	expect_ok env FAKE_TRACE="$trace" make --no-print-directory -C "$R" WORK="$W" bisect-check FRESH=1 OVERLAP=0 ||
-		return 1
+	FAKE_TRACE=$trace expect_ok mk bisect-check FRESH=1 OVERLAP=0 || return 1
 	[ "$(trace_order "$trace")" = "build boot-end build boot-end" ] ||
 		{ echo "overlapped with OVERLAP=0:"; cat "$trace"; return 1; }
 	expect_fail "bad OVERLAP" mk bisect-check OVERLAP=yes && says "OVERLAP=yes: must be 0 or 1"
