@@ -74,11 +74,14 @@
  *                 device and a kmem cache, everything is released, and
  *                 cpu_bytes must come back (unpriv_*: see check_unpriv());
  *   test_kmem     the kernel's tools/testing/selftests/cgroup/test_kmem,
- *                 which the host built statically into the initramfs:
+ *                 which the host built statically into the initramfs
+ *                 (with qemu/test_kmem_main.c's main()):
  *                 test_kmem=<pass>/<fail>/<skip>, test_percpu_basic=,
  *                 test_kmem_failed=<name>,... or none, test_kmem_flaky=
  *                 (failed, then passed when run again; kmem_xfail= names
- *                 the failures that need no second run);
+ *                 the failures that need no second run),
+ *                 test_kmem_skipped= (kmem_skip= names the tests not to
+ *                 run), test_kmem_ms= (the time of the tests that ran);
  *   root_netns    only with cpu_alloc_root_netns=N on the command line:
  *                 how many network namespaces root holds at once.
  */
@@ -1239,20 +1242,24 @@ static int cg_enter(const char *dir, pid_t pid)
  * test_kmem=<pass>/<fail>/<skip>, test_percpu_basic=<pass|fail|skip>,
  * test_kmem_failed=<the names of the failed tests>|none,
  * test_kmem_flaky=<the names of tests that failed once, then passed>|none,
+ * test_kmem_skipped=<the names of tests skipped: kmem_skip= asked, or the
+ * test found its feature missing>|none, test_kmem_ms=<milliseconds the
+ * tests that ran took, all runs>,
  * test_kmem_deletion=<excess>/<online CPUs>|none: how far memory.current
  * was from the sum of memory.stat when test_kmem_memcg_deletion failed in
  * the run that counts, and the CPUs online (the host weighs it against the
  * per-CPU charge caches, see scripts/boot.sh).
  *
- * kmem_run: one run of /test_kmem; res[N] 0 none, 1 pass, 2 fail, 3 skip,
- * names[N] the test's name; *excess the |memory.current - sum| that a
- * failed test_kmem_memcg_deletion printed, else left alone.
+ * kmem_run: one run of /test_kmem, the tests named by kmem_skip= (from the
+ * command line) skipped; res[N] 0 none, 1 pass, 2 fail, 3 skip, names[N]
+ * the test's name; *excess the |memory.current - sum| that a failed
+ * test_kmem_memcg_deletion printed, else left alone; *ms gets the times.
  */
 static void kmem_run(int res[64], char names[64][48], unsigned long *seen,
-		     int *nseen, int max_seen, long *excess)
+		     int *nseen, int max_seen, long *excess, long *ms)
 {
 	int fds[2], i, k, num, status;
-	long cur = -1, sum = -1;
+	long cur = -1, sum = -1, t;
 	char line[256];
 	unsigned long h;
 	const char *p;
@@ -1266,7 +1273,7 @@ static void kmem_run(int res[64], char names[64][48], unsigned long *seen,
 		dup2(fds[1], 1);
 		dup2(fds[1], 2);
 		close(fds[0]);
-		execl("/test_kmem", "test_kmem", (char *)NULL);
+		execl("/test_kmem", "test_kmem", getenv("kmem_skip") ?: "", (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);
@@ -1283,6 +1290,12 @@ static void kmem_run(int res[64], char names[64][48], unsigned long *seen,
 			if (*nseen < max_seen)
 				seen[(*nseen)++] = h;
 			logmsg("test_kmem: %s", line);
+		}
+		/* the runner's "# NAME: N ms" after each test it ran */
+		p = strrchr(line, ':');
+		if (line[0] == '#' && p && sscanf(p, ": %ld ms", &t) == 1) {
+			*ms += t;
+			continue;
 		}
 		/* what test_kmem_memcg_deletion prints before its "not ok" */
 		if (sscanf(line, "memory.current = %ld", &cur) == 1 ||
@@ -1331,10 +1344,10 @@ static void check_test_kmem(void)
 	static int r1[64], r2[64];
 	static char n1[64][48], n2[64][48];
 	static unsigned long seen[512];
-	char failed[256] = "", flaky[256] = "", percpu[16] = "missing";
+	char failed[256] = "", flaky[256] = "", skipped[256] = "", percpu[16] = "missing";
 	const char *xfail = getenv("kmem_xfail");
 	int pass = 0, fail = 0, skip = 0, nseen = 0, retry = 0, i;
-	long excess = -1;
+	long excess = -1, ms = 0;
 
 	if (access("/test_kmem", X_OK)) {
 		result(0, "test_kmem", "absent");
@@ -1344,14 +1357,14 @@ static void check_test_kmem(void)
 		result(0, "test_kmem", "no-memcg");
 		return;
 	}
-	kmem_run(r1, n1, seen, &nseen, 512, &excess);
+	kmem_run(r1, n1, seen, &nseen, 512, &excess, &ms);
 	for (i = 1; i < 64; i++)
 		retry |= r1[i] == 2 && !in_list(xfail, n1[i]);
 	if (retry) {
 		logmsg("test_kmem: an unexpected failure: once more");
 		nseen = 0;
 		excess = -1;
-		kmem_run(r2, n2, seen, &nseen, 512, &excess);
+		kmem_run(r2, n2, seen, &nseen, 512, &excess, &ms);
 	}
 	for (i = 1; i < 64; i++) {
 		int r = r1[i];
@@ -1362,6 +1375,8 @@ static void check_test_kmem(void)
 			list = flaky;
 		} else if (r == 2) {
 			list = failed;
+		} else if (r == 3) {
+			list = skipped;
 		}
 		if (list && strlen(list) + strlen(n1[i]) + 2 < sizeof(failed))
 			snprintf(list + strlen(list), sizeof(failed) - strlen(list),
@@ -1378,6 +1393,8 @@ static void check_test_kmem(void)
 	result(strcmp(percpu, "pass"), "test_percpu_basic", "%s", percpu);
 	result(0, "test_kmem_failed", "%s", *failed ? failed : "none");
 	result(0, "test_kmem_flaky", "%s", *flaky ? flaky : "none");
+	result(0, "test_kmem_skipped", "%s", *skipped ? skipped : "none");
+	result(0, "test_kmem_ms", "%ld", ms);
 	if (excess >= 0)
 		result(0, "test_kmem_deletion", "%ld/%d", excess,
 		       count_cpus("/sys/devices/system/cpu/online"));

@@ -25,9 +25,16 @@ kgit merge-base --is-ancestor "$base" "$head" || die "$head does not descend fro
 # What decides a result besides the commit itself: the kernel config
 # and the guest's checks.  The driver's own scripts are not in it (as
 # ktest does not hash itself): after changing them, FRESH=1 re-runs all.
-salt=$(cat "$TOP/qemu/"*.config "$TOP/qemu/init.c" "$TOP/qemu/"*.h ${CONFIG_EXTRA:-} | sha256sum | cut -c1-16)
+# Each commit's boot skips test_kmem_memcg_deletion besides make boot's
+# test_kmem_basic (KMEM_SKIP, see scripts/lib.sh; KMEM_SKIP=none runs
+# all), as it runs a fifth of the stress test: the head's boots run it.
+KMEM_SKIP=${KMEM_SKIP:-test_kmem_basic,test_kmem_memcg_deletion}
+salt=$({ cat "$TOP/qemu/"*.config "$TOP/qemu/"*.c "$TOP/qemu/"*.h ${CONFIG_EXTRA:-}; echo "$KMEM_SKIP"; } |
+	sha256sum | cut -c1-16)
 salt="$salt-smp${SMP:-4}"
 ignore=$TOP/checkpatch/build-warnings.ignore
+# the names of build.sh's results under these config fragments
+tag=$(build_tag)
 table=$LOGS/bisect-check.txt
 mkdir -p "$LOGS"
 
@@ -51,11 +58,7 @@ row "${base:0:12}" "$(kgit log -1 --format=%s "$base")" - - "BASE (objects only)
 # The rows still come in order, and a commit's failure is reported
 # only after the boot before it.  OVERLAP=0 boots each commit before
 # building the next.
-OVERLAP=${OVERLAP:-1}
-case $OVERLAP in
-0 | 1) ;;
-*) die "OVERLAP=$OVERLAP: must be 0 or 1" "run: make bisect-check OVERLAP=0" ;;
-esac
+# (lib.sh checks OVERLAP.)
 stage=$WORK/bisect-boot
 pending= boot_pid=
 # stop_boot: end a boot still running (on exit or interrupt): its
@@ -86,7 +89,7 @@ start_boot() {
 	# the nice values, and the boots took twice as long.  A fifth of
 	# the stress test per commit (about 17 s less per boot, eight
 	# minutes over the series); the head's boots run all of it.
-	O=$stage STRESS_OPS=${STRESS_OPS:-200000} "$TOP/scripts/boot.sh" \
+	O=$stage STRESS_OPS=${STRESS_OPS:-200000} KMEM_SKIP=$KMEM_SKIP "$TOP/scripts/boot.sh" \
 		>"$LOGS/bisect-boot.log" 2>&1 </dev/null &
 	boot_pid=$!
 }
@@ -97,7 +100,7 @@ finish_boot() {
 	[ -n "$id" ] || return 0
 	wait "$boot_pid" || rc=$?
 	boot_pid= pending=
-	bs=$(cat "$RESULTS/$id/build-seconds")
+	bs=$(cat "$RESULTS/$id/build-seconds$tag")
 	subj=$(kgit log -1 --format=%s "$id")
 	if [ $rc != 0 ]; then
 		row "${id:0:12}" "$subj" "$bs" "-" "BOOT-FAIL" | tee -a "$table"
@@ -117,8 +120,8 @@ prepare() {
 	renice -n 19 -p "$BASHPID" >/dev/null 2>&1 || true
 	REV=$id "$TOP/scripts/build.sh" >"$LOGS/bisect-step.log" 2>&1 || return 2
 	# the .c files a warning names get a baseline too
-	base_objs $(cut -d: -f1 "$RESULTS/$id/warnings" | sort -u)
-	new=$(comm -23 "$RESULTS/$id/warnings" <(base_lines warnings) |
+	base_objs $(cut -d: -f1 "$RESULTS/$id/warnings$tag" | sort -u)
+	new=$(comm -23 "$RESULTS/$id/warnings$tag" <(base_lines warnings) |
 		{ if [ -s "$ignore" ]; then grep -v -F -f <(grep -v '^#' "$ignore") || true; else cat; fi; })
 	if [ -n "$new" ]; then
 		echo "$new" >"$LOGS/bisect-new-warnings"
@@ -154,9 +157,9 @@ for id in $(kgit rev-list --reverse "$base..$head"); do
 		break
 		;;
 	3)
-		row "$short" "$subj" "$(cat "$RESULTS/$id/build-seconds")" "-" "NEW-WARNINGS" | tee -a "$table"
+		row "$short" "$subj" "$(cat "$RESULTS/$id/build-seconds$tag")" "-" "NEW-WARNINGS" | tee -a "$table"
 		cat "$LOGS/bisect-new-warnings" >&2
-		echo "log: $LOGS/build-$short.log" >&2
+		echo "log: $LOGS/build-$short$tag.log" >&2
 		fail=1
 		break
 		;;

@@ -11,7 +11,9 @@
 # any other requested value that does not make it into .config fails.
 #
 # The compiler's warnings are kept in $RESULTS/<commit>/warnings, one
-# "file: message" a line, for make check and make bisect-check.
+# "file: message" a line, for make check and make bisect-check, and the
+# build's time in build-seconds; a build with other config fragments
+# (DEBUG=1) adds its tag to those names and to its logs' (build_tag).
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$SRC/.git" ] || die "no kernel work tree at $SRC" "run: make tree"
@@ -19,8 +21,9 @@ REV=${REV:-$BRANCH}
 id=$(resolve "$REV")
 short=${id:0:12}
 
+tag=$(build_tag)
 mkdir -p "$LOGS" "$RESULTS/$id" "$O"
-log=$LOGS/build-$short.log
+log=$LOGS/build-$short$tag.log
 
 # The scratch checkout, a worktree of $SRC.
 worktree "$CHECKOUT" "$id"
@@ -29,7 +32,7 @@ git -C "$CHECKOUT" checkout -q -f --detach "$id"
 start=$(date +%s)
 info BUILD "${REV} ($short) in $O"
 : >"$log"
-configure "$CHECKOUT" "$O" "$LOGS/config-$short.log"
+configure "$CHECKOUT" "$O" "$LOGS/config-$short$tag.log"
 
 # Fixed build identity: the same commit builds to the same image.
 export KBUILD_BUILD_TIMESTAMP
@@ -44,8 +47,8 @@ set -e
 secs=$(( $(date +%s) - start ))
 # "file: warning: text", without line and column, sorted: comparable
 # across commits that move lines around.
-diag_lines warning "$CHECKOUT" <"$log" >"$RESULTS/$id/warnings"
-echo "$secs" >"$RESULTS/$id/build-seconds"
+diag_lines warning "$CHECKOUT" <"$log" >"$RESULTS/$id/warnings$tag"
+echo "$secs" >"$RESULTS/$id/build-seconds$tag"
 if [ $rc != 0 ]; then
 	echo "--- last lines of $log" >&2
 	grep -a -E 'error|Error' "$log" | tail -n 10 >&2 || true
@@ -54,4 +57,4 @@ if [ $rc != 0 ]; then
 fi
 [ -f "$O/arch/x86/boot/bzImage" ] || die "the build of $short made no arch/x86/boot/bzImage" "log: $log"
 echo "$id" >"$O/.cpu-alloc-built"
-info BUILT "$short in ${secs}s, $(wc -l <"$RESULTS/$id/warnings") warnings; log: $log"
+info BUILT "$short in ${secs}s, $(wc -l <"$RESULTS/$id/warnings$tag") warnings; log: $log"

@@ -4,7 +4,8 @@
 # address, is random per boot unless "nokaslr" is given.
 #
 # Boots the kernel built in $O three times with scripts/boot.sh, each
-# boot checked as usual (a short stress run, no NFS server): twice as it
+# boot checked as usual (a short stress run, no NFS server, test_kmem
+# without the two tests bisect-check skips): twice as it
 # is, once with "nokaslr".  From each console log it reads what the KUnit
 # case "kaslr" logged (the base of the cpu area and each CPU's stack
 # canary address) and the boot line, then checks:
@@ -30,7 +31,7 @@ else
 		extra=
 		[ "$tag" = nokaslr ] && extra=nokaslr
 		BOOT_TAG=$tag APPEND="${APPEND:-} $extra" NFS=0 STRESS_OPS=${STRESS_OPS:-20000} \
-			"$TOP/scripts/boot.sh" ||
+			KMEM_SKIP=${KMEM_SKIP:-test_kmem_basic,test_kmem_memcg_deletion} "$TOP/scripts/boot.sh" ||
 			die "the $tag boot failed" "log: $LOGS/boot-${id:0:12}-$tag.log"
 	done
 	# boot.sh adds "-numa" to the tag of a NUMA (DEBUG=1) kernel

@@ -2,27 +2,36 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # make test: what CI runs (.ci/run) and the README names.
 #
-#  1. the driver's selftest on the fake tree (tests/run.sh), seconds;
-#  2. the real thing on the pinned tree: deps, tree, export round trip,
-#     bisect-check of every commit (build + QEMU boot, -smp 4; sparse on
+#  1. the real thing on the pinned tree, part one: deps, tree, export
+#     round trip;
+#  2. then, behind everything that follows (OVERLAP=1, the default), a
+#     build of the head with qemu/debug.config (lockdep, KASAN,
+#     kmemleak, ...) at SCHED_IDLE (chrt --idle), in a checkout and build
+#     directory of its own: it takes only the cycles that the selftest,
+#     bisect-check's boots and links and the later steps leave idle;
+#  3. the driver's selftest on the fake tree (tests/run.sh);
+#  4. bisect-check of every commit (build + QEMU boot, -smp 4; sparse on
 #     the files each commit touches, in the same build; the base is
 #     compiled as objects only, for the warning baselines), boots of
 #     the head with -smp 1 and -smp 2 (maxcpus=4), make kaslr-check
-#     (three short boots of the head), a build and boot of the
-#     head with qemu/debug.config (lockdep, KASAN, kmemleak, ...; -smp 2,
-#     4 vCPUs on 2 host cores make the debug kernel's lock holders lose
-#     their host CPU: 102 s instead of 31 s for the stress test), make
-#     check, make cold-cost (which commits give a cold ccache a full
-#     compile: at most COLD_FULL_MAX), make regen, make convert-report,
-#     make am-check, make mail
-#     and make send (to files), make bisect of a scratch branch with a
-#     commit that breaks the boot, and a smoke run of make bench on the
-#     head alone (QUICK=1 BENCH_BASE=none: the module builds and runs,
-#     the report is written; it asserts no figure).
+#     (three short boots of the head), make check, make regen, make
+#     convert-report, make am-check, make mail and make send (to
+#     files), the boot of the debug kernel (once its build has ended;
+#     -smp 2, 4 vCPUs on 2 host cores make the debug kernel's lock
+#     holders lose their host CPU: 102 s instead of 31 s for the stress
+#     test), a smoke run of make bench on the head alone (QUICK=1
+#     BENCH_BASE=none: the module builds and runs, the report is
+#     written; it asserts no figure), and make bisect of a scratch
+#     branch with a commit that breaks the boot.
+#
+# OVERLAP=0 builds the debug kernel in its boot's step, after the
+# others (and bisect-check boots each commit before building the next).
 #
 # make test-all (TEST_ALL=1) adds what does not fit CI's budget: make
-# bench at full size (the base kernel built and booted, against the
-# head) and more SMP shapes (-smp 8; the debug kernel at -smp 4).
+# cold-cost (which commits give a cold ccache a full compile: at most
+# COLD_FULL_MAX), make bench at full size (the base kernel built and
+# booted, against the head) and more SMP shapes (-smp 8; the debug
+# kernel at -smp 4).
 #
 # Each step is one test; the last line counts the selftest's cases and
 # these steps: "N passed, N failed".  Before it, the time of every step
@@ -88,6 +97,60 @@ step() {
 	return $rc
 }
 
+# The debug kernel's build behind the other steps (OVERLAP=1): started
+# once the tree is there, at SCHED_IDLE, in its own process group (not
+# its own session: with the scheduler's autogroups a session gets half
+# the CPU whatever its policy), in build-debug and checkout-debug.
+debug_pid=
+start_debug_build() {
+	local idle=()
+	[ "$OVERLAP" = 1 ] || return 0
+	command -v chrt >/dev/null && idle=(chrt --idle 0)
+	echo "--- build-debug, behind the next steps${idle:+ at SCHED_IDLE}: make build DEBUG=1"
+	set -m
+	(
+		t0=$SECONDS
+		"${idle[@]}" "${MAKE[@]}" build DEBUG=1 >"$LOG/build-debug.log" 2>&1
+		rc=$?
+		echo "$((SECONDS - t0)) build-debug" >"$LOG/times-behind"
+		exit $rc
+	) </dev/null &
+	debug_pid=$!
+	set +m
+}
+# stop_debug_build: end the build behind, if it still runs (a failed
+# step before boot-debug, an interrupt).
+stop_debug_build() {
+	[ -n "$debug_pid" ] || return 0
+	kill -TERM -- -"$debug_pid" 2>/dev/null
+	wait "$debug_pid" 2>/dev/null
+	debug_pid=
+}
+trap stop_debug_build EXIT
+trap "exit 130" INT
+trap "exit 143" TERM HUP
+# debug_boot: the boot of the debug kernel, once its build behind the
+# other steps has ended; with OVERLAP=0, its build and boot.
+debug_boot() {
+	local rc
+	[ -n "$debug_pid" ] || { "${MAKE[@]}" build boot DEBUG=1 SMP=2 MAXCPUS=4; return; }
+	echo "waiting for the debug build behind the other steps (log: $LOG/build-debug.log)"
+	wait "$debug_pid"
+	rc=$?
+	debug_pid=
+	cat "$LOG/build-debug.log"
+	[ $rc = 0 ] || { echo "the debug build failed (status $rc): $LOG/build-debug.log"; return 1; }
+	"${MAKE[@]}" boot DEBUG=1 SMP=2 MAXCPUS=4
+}
+
+ready=0
+if [ "$QUICK" != 1 ]; then
+	step deps "${MAKE[@]}" deps &&
+		step tree "${MAKE[@]}" tree &&
+		step export-round-trip export_round_trip &&
+		ready=1 && start_debug_build
+fi
+
 # The selftest: its own counts join ours.
 t0=$SECONDS
 # shellcheck disable=SC2086
@@ -97,37 +160,38 @@ line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOG/selftest.log" | tail -n1)
 sp=${line%% passed*} sf=${line#*passed, } sf=${sf%% failed}
 [ -n "$line" ] || { sp=0 sf=1; }
 
-if [ "$QUICK" != 1 ]; then
-	step deps "${MAKE[@]}" deps &&
-	step tree "${MAKE[@]}" tree &&
-	step export-round-trip export_round_trip &&
+if [ $ready = 1 ]; then
 	step bisect-check "${MAKE[@]}" bisect-check && {
 		step boot-smp1 "${MAKE[@]}" boot SMP=1 MAXCPUS=4
 		step boot-smp2-max4 "${MAKE[@]}" boot SMP=2 MAXCPUS=4
 		step kaslr-check "${MAKE[@]}" kaslr-check SMP=2 MAXCPUS=2
-		step boot-debug "${MAKE[@]}" build boot DEBUG=1 SMP=2 MAXCPUS=4
 		step check "${MAKE[@]}" check
-		step cold-cost "${MAKE[@]}" cold-cost
 		[ -x "$TOP/scripts/regen.sh" ] && step regen "${MAKE[@]}" regen
 		[ -x "$TOP/scripts/convert-report.sh" ] && step convert-report "${MAKE[@]}" convert-report
 		step am-check "${MAKE[@]}" am-check
 		step mail "${MAKE[@]}" mail
 		step send "${MAKE[@]}" send
+		# last of the boots of the head: its build behind had the idle
+		# cycles of every step before
+		step boot-debug debug_boot
 		# the bench smoke run boots the head's build in $O: before
 		# bisect-real, which leaves a scratch commit's build there
 		step bench-smoke "${MAKE[@]}" bench QUICK=1 BENCH_BASE=none
 		step bisect-real "$TOP/tests/bisect-real.sh"
 		if [ "${TEST_ALL:-0}" = 1 ]; then
+			step cold-cost "${MAKE[@]}" cold-cost
 			step boot-smp8 "${MAKE[@]}" boot SMP=8 MAXCPUS=8
 			step boot-debug-smp4 "${MAKE[@]}" boot DEBUG=1 SMP=4 MAXCPUS=4
 			step bench "${MAKE[@]}" bench QUICK=0
 		fi
 	}
+	stop_debug_build
 fi
 echo "step logs: $LOG"
 total=$((SECONDS - t_start))
 echo "step times (s):"
 sort -rn "$LOG/times" | awk '{printf "  %6d  %s\n", $1, $2}'
+[ -f "$LOG/times-behind" ] && awk '{printf "  %6d  %s, beside the steps above\n", $1, $2}' "$LOG/times-behind"
 printf '  %6d  total (%dm%02ds)\n' "$total" $((total / 60)) $((total % 60))
 if [ "$total" -gt "$BUDGET" ]; then
 	echo "ci.sh: warning: make test took ${total}s, over its budget of ${BUDGET}s (CI stops at 5400s)." \

@@ -455,6 +455,9 @@ EOT
 # The host judges the memory cgroup fields: test_kmem, the charge of an
 # accounted object, and the unprivileged exhaustion test.
 test_boot_memcg_fields() {
+	# (the guest of these verdicts runs all of test_kmem; the default
+	# KMEM_SKIP is tested below)
+	local -x KMEM_SKIP=none
 	expect_ok mk tree && expect_ok mk build || return 1
 	# without CONFIG_MEMCG and the rest, no field is required
 	fake_verdict "PASS cpus=4/4" && expect_ok mk boot || return 1
@@ -521,14 +524,57 @@ unpriv=cgroup-2|unpriv=cgroup-2
 EOT
 	# with the kernel's selftest in the tree, it goes into the
 	# initramfs and must have run
+	# (a test_kmem.c with what qemu/test_kmem_main.c uses of the tree's)
 	mkdir -p "$W/linux/tools/testing/selftests/cgroup"
-	printf 'int cg(void);\nint main(void) { return cg(); }\n' >"$W/linux/tools/testing/selftests/cgroup/test_kmem.c"
-	printf 'int cg(void) { return 0; }\n' >"$W/linux/tools/testing/selftests/cgroup/cgroup_util.c"
+	cat >"$W/linux/tools/testing/selftests/cgroup/test_kmem.c" <<'EOC'
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define KSFT_PASS 0
+#define KSFT_SKIP 4
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+int cg_find_unified_root(char *root, size_t len);
+static int cg_read_strstr(const char *c, const char *f, const char *s) { return 0; }
+static int cg_write(const char *c, const char *f, char *v) { return 0; }
+static void ksft_exit_skip(const char *m) { exit(4); }
+static void ksft_test_result_pass(const char *m, const char *n) { printf("ok 1 %s", n); }
+static void ksft_test_result_skip(const char *m, const char *n) { printf("ok 1 # SKIP %s", n); }
+static void ksft_test_result_fail(const char *m, const char *n) { printf("not ok 1 %s", n); }
+static int test_percpu_basic(const char *root) { return KSFT_PASS; }
+static struct { int (*fn)(const char *root); const char *name; } tests[] = {
+	{ test_percpu_basic, "test_percpu_basic" },
+};
+int main(void) { return 0; }
+EOC
+	printf '#include <stddef.h>\nint cg_find_unified_root(char *r, size_t n) { return 0; }\n' \
+		>"$W/linux/tools/testing/selftests/cgroup/cgroup_util.c"
 	fake_verdict "PASS $ok" && expect_fail "test_kmem not run" mk boot &&
 		says "test_kmem-not-run(absent)" || return 1
 	grep -q '^file /test_kmem .*/initramfs/test_kmem 0755 0 0$' "$W/initramfs/initramfs.list" ||
 		{ echo "test_kmem not in the initramfs"; cat "$W/initramfs/initramfs.list"; return 1; }
 	fake_verdict "PASS $ok test_kmem=6/0/0 test_percpu_basic=pass" && expect_ok mk boot || return 1
+	# KMEM_SKIP: on the command line, and what it names was skipped
+	local sk="test_kmem=4/0/2 test_percpu_basic=pass test_kmem_failed=none test_kmem_ms=900"
+	fake_verdict "PASS $ok $sk test_kmem_skipped=test_kmem_basic,test_kmem_memcg_deletion" &&
+		expect_ok mk boot KMEM_SKIP=test_kmem_memcg_deletion,test_kmem_basic && says "2 skipped (KMEM_SKIP=" &&
+		grep -q "Command line: .* kmem_skip=test_kmem_memcg_deletion,test_kmem_basic" "$W"/logs/boot-*-smp4-max4.log ||
+		{ echo "kmem_skip= not on the command line"; return 1; }
+	fake_verdict "PASS $ok $sk test_kmem_skipped=test_kmem_basic" &&
+		expect_fail "not skipped" mk boot KMEM_SKIP=test_kmem_memcg_deletion,test_kmem_basic &&
+		says "test_kmem-not-skipped:test_kmem_memcg_deletion" || return 1
+	# by default test_kmem_basic, which this guest always fails
+	fake_verdict "PASS $ok test_kmem=5/0/1 test_percpu_basic=pass test_kmem_skipped=test_kmem_basic" &&
+		expect_ok mk boot KMEM_SKIP= && says "1 skipped (KMEM_SKIP=test_kmem_basic)" &&
+		grep -q "Command line: .* kmem_skip=test_kmem_basic" "$W"/logs/boot-*-smp4-max4.log || return 1
+	fake_verdict "PASS $ok test_kmem=6/0/0 test_percpu_basic=pass" &&
+		expect_fail "basic not skipped" mk boot KMEM_SKIP= && says "test_kmem-not-skipped:test_kmem_basic" || return 1
+	# a test that skipped itself is noted; KMEM_SKIP=none skips nothing
+	fake_verdict "PASS $ok $sk test_kmem_skipped=test_kmem_proc_kpagecgroup" &&
+		expect_ok mk boot KMEM_SKIP=none && says "test_kmem_proc_kpagecgroup skipped itself" || return 1
+	! grep -q "kmem_skip=" "$W"/logs/boot-*-smp4-max4.log || { echo "KMEM_SKIP=none passed on"; return 1; }
+	expect_fail "skip percpu" mk boot KMEM_SKIP=test_kmem_basic,test_percpu_basic &&
+		says "names test_percpu_basic, the per-cpu charge test" || return 1
 	# a selftest that does not build is the host's error, with its log
 	echo 'syntax error' >>"$W/linux/tools/testing/selftests/cgroup/cgroup_util.c"
 	expect_fail "test_kmem does not build" mk boot && says "cannot build test_kmem" &&
@@ -596,10 +642,16 @@ test_bisect_check_table_and_cache() {
 	[ "$(grep -c ' PASS$' "$T/out")" = 2 ] || { echo "want 2 PASS rows"; cat "$T/out"; return 1; }
 	# the base is compiled as objects only, never built or booted
 	says "BASE (objects only)" && [ ! -e "$W/build-base/arch/x86/boot/bzImage" ] || return 1
+	# each commit's boot skips two tests of test_kmem
+	grep -q "Command line: .* kmem_skip=test_kmem_basic,test_kmem_memcg_deletion" "$W"/logs/boot-*-smp4-max4.log ||
+		{ echo "bisect-check's boots run all of test_kmem"; return 1; }
 	# cached: a second run builds nothing
 	expect_ok mk bisect-check || return 1
 	! grep -q BUILD "$T/out" || return 1
-	ls "$W"/logs/build-*.log | wc -l | grep -qx 2
+	ls "$W"/logs/build-*.log | wc -l | grep -qx 2 || return 1
+	# what the boots skip decides the result: another KMEM_SKIP boots again
+	expect_ok mk bisect-check KMEM_SKIP=none && [ "$(grep -c ' PASS$' "$T/out")" = 2 ] || return 1
+	! grep -q "kmem_skip=" "$W"/logs/boot-*-smp4-max4.log || { echo "KMEM_SKIP=none not passed on"; return 1; }
 }
 
 test_bisect_check_stops_at_boot_failure() {
@@ -862,8 +914,13 @@ test_nested_make_debug_dirs() {
 		return 1
 	[ -f "$W/build-debug/arch/x86/boot/bzImage" ] || { echo "nested DEBUG=1 build not in build-debug"; return 1; }
 	[ ! -f "$W/build/arch/x86/boot/bzImage" ] || { echo "nested DEBUG=1 build went to build"; return 1; }
-	[ "$(WORK=$W DEBUG=1 bash -c '. "$1/scripts/lib.sh"; echo "$O $BOOT_TIMEOUT $CONFIG_EXTRA"' - "$R")" = \
-		"$W/build-debug 900 $R/qemu/debug.config" ] || { echo "DEBUG=1 defaults wrong"; return 1; }
+	[ "$(WORK=$W DEBUG=1 bash -c '. "$1/scripts/lib.sh"; echo "$O $CHECKOUT $BOOT_TIMEOUT $CONFIG_EXTRA"' - "$R")" = \
+		"$W/build-debug $W/checkout-debug 900 $R/qemu/debug.config" ] || { echo "DEBUG=1 defaults wrong"; return 1; }
+	# its results and logs do not overwrite the normal build's of the same commit
+	local id
+	id=$(git -C "$W/linux" rev-parse cpu-alloc)
+	[ -f "$W/results/$id/warnings-debug" ] && [ -f "$W/logs/build-${id:0:12}-debug.log" ] &&
+		[ ! -f "$W/results/$id/warnings" ] || { echo "the debug build's results are not its own"; ls "$W/results/$id"; return 1; }
 	# an O= the user chose is kept
 	O="$W/mine" expect_ok mk build DEBUG=1 && [ -f "$W/mine/arch/x86/boot/bzImage" ] ||
 		{ echo "the user's O= was not kept"; return 1; }
@@ -932,6 +989,47 @@ test_ci_times_and_budget() {
 	! says "over its budget" >/dev/null || return 1
 	expect_ok mk test QUICK=1 SELFTEST_ARGS=help BUDGET=0 &&
 		says "warning: make test took" && says "Slowest steps: selftest" && says "1 passed, 0 failed"
+}
+
+# make test builds the debug kernel behind the other steps, from their
+# start, in a build and checkout of its own; a step that fails first
+# leaves no build running.  OVERLAP=0 builds it in its boot's step.
+test_ci_debug_build_behind() {
+	local trace=$T/trace id
+	cp -r "$HERE/fake" "$R/tests/"
+	expect_ok mk tree || return 1
+	# make test's export round trip wants commits/ committed
+	commit_in_tree "mm: cpu_alloc: one" a "1" && expect_ok mk export &&
+		git -C "$R" add -A commits && git -C "$R" commit -q -m series || return 1
+	: >"$trace"
+	# (steps that want the real tree, kaslr-check, regen and others, fail
+	# on the fake one: only these are judged)
+	FAKE_TRACE=$trace mk test SELFTEST_ARGS=help >"$T/out" 2>&1
+	says "build-debug, behind the next steps" && says "build-debug, beside the steps above" &&
+		says "ok - bisect-check" && says "ok - boot-debug" || return 1
+	# it started before bisect-check's boot ended (at SCHED_IDLE, it may
+	# start after bisect-check's build)
+	[ "$(grep -m1 -e build-debug -e boot-end "$trace")" = build-debug ] ||
+		{ echo "the debug build did not start beside bisect-check:"; cat "$trace"; return 1; }
+	[ "$(grep -c build-debug "$trace")" = 1 ] || { echo "the debug kernel was built twice"; cat "$trace"; return 1; }
+	id=$(git -C "$W/linux" rev-parse cpu-alloc)
+	[ -f "$W/build-debug/arch/x86/boot/bzImage" ] && [ -e "$W/checkout-debug/.git" ] &&
+		[ -f "$W/results/$id/warnings-debug" ] && [ -f "$W/results/$id/warnings" ] ||
+		{ echo "the debug build is not in its own places"; ls "$W" "$W/results/$id"; return 1; }
+	# OVERLAP=0: the debug kernel is built in its boot's step, after bisect-check's builds
+	: >"$trace"
+	FAKE_TRACE=$trace mk test SELFTEST_ARGS=help OVERLAP=0 >"$T/out" 2>&1
+	says "ok - boot-debug" && ! says "behind the next steps" >/dev/null || return 1
+	[ "$(grep -m1 -e build-debug -e boot-end "$trace")" = boot-end ] &&
+		[ "$(sed -n '/build-debug/q;/boot-end/p' "$trace" | wc -l)" -ge 2 ] ||
+		{ echo "OVERLAP=0 built the debug kernel early:"; cat "$trace"; return 1; }
+	# a boot failure stops bisect-check: the slow debug build is ended, not waited for
+	commit_in_tree "mm: cpu_alloc: panics" boot "panic" && commit_in_tree "mm: cpu_alloc: slow debug" debug-slow 60 &&
+		expect_ok mk export && git -C "$R" add -A commits && git -C "$R" commit -q -m series2 || return 1
+	local t0=$SECONDS
+	expect_fail "boot failure" mk test SELFTEST_ARGS=help && says "not ok - bisect-check" || return 1
+	[ $((SECONDS - t0)) -lt 50 ] || { echo "waited for the debug build"; return 1; }
+	! pgrep -f "$W/build-debug" >/dev/null || { echo "the debug build still runs"; pkill -f "$W/build-debug"; return 1; }
 }
 
 # FRESH=1: a new WORK with an empty ccache; never a directory it did
