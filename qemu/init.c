@@ -1321,18 +1321,6 @@ static void kmem_run(int res[64], char names[64][48], unsigned long *seen,
 	waitpid(pid, &status, 0);
 }
 
-/* Is @name in the comma-separated list @list? */
-static int in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p;
-
-	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
-			return 1;
-	return 0;
-}
-
 /*
  * A test that fails outside the host's kmem_xfail= list makes init run
  * test_kmem once more: a failure that does not come back (the dying

@@ -3,7 +3,7 @@
  * The helpers of the two PID 1 programs, qemu/init.c (make boot) and
  * qemu/bench/init.c (make bench): reading and writing the files of
  * /proc, /sys and debugfs, the numbers in them, and the start and end
- * of the VM.  Static, single-threaded programs: the buffers are static.
+ * of the VM; qemu/test_kmem_main.c uses in_list().  Static, single-threaded programs: the buffers are static.
  */
 #ifndef CPU_ALLOC_QEMU_LIB_H
 #define CPU_ALLOC_QEMU_LIB_H
@@ -32,6 +32,18 @@ static inline char *slurp(const char *path)
 	close(fd);
 	buf[len] = 0;
 	return buf;
+}
+
+/* in_list: is @name in the comma-separated list @list (NULL: empty)? */
+static inline int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
 }
 
 /* write_file: write s to path; 0, or the errno of the failure. */

@@ -3,7 +3,7 @@
  * The guest's /test_kmem: the kernel tree's own memcg kmem selftest,
  * tools/testing/selftests/cgroup/test_kmem.c, compiled with this main()
  * in place of its own (scripts/boot.sh: gcc -static with -I to that
- * directory, and cgroup_util.c).  The tests, their order and their
+ * directory, and cgroup_util.c), and in_list() of qemu/lib.h.  The tests, their order and their
  * verdicts are the tree's; this main() adds two things:
  *
  *   test_kmem [SKIP]   SKIP: test names, separated by commas, that are
@@ -26,7 +26,7 @@
 #include "test_kmem.c"
 #undef main
 
-#include <time.h>
+#include "lib.h"
 
 static long ms_now(void)
 {
@@ -34,18 +34,6 @@ static long ms_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
-/* Is @name in the comma-separated list @list? */
-static int listed(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p;
-
-	for (p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
-			return 1;
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -67,7 +55,7 @@ int main(int argc, char **argv)
 			ksft_exit_skip("Failed to set memory controller\n");
 
 	for (i = 0; i < ARRAY_SIZE(tests); i++) {
-		if (listed(skip, tests[i].name)) {
+		if (in_list(skip, tests[i].name)) {
 			ksft_test_result_skip("%s\n", tests[i].name);
 			continue;
 		}

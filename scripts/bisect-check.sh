@@ -28,7 +28,7 @@ kgit merge-base --is-ancestor "$base" "$head" || die "$head does not descend fro
 # Each commit's boot skips test_kmem_memcg_deletion besides make boot's
 # test_kmem_basic (KMEM_SKIP, see scripts/lib.sh; KMEM_SKIP=none runs
 # all), as it runs a fifth of the stress test: the head's boots run it.
-KMEM_SKIP=${KMEM_SKIP:-test_kmem_basic,test_kmem_memcg_deletion}
+KMEM_SKIP=${KMEM_SKIP:-$KMEM_SKIP_REPEATED}
 salt=$({ cat "$TOP/qemu/"*.config "$TOP/qemu/"*.c "$TOP/qemu/"*.h ${CONFIG_EXTRA:-}; echo "$KMEM_SKIP"; } |
 	sha256sum | cut -c1-16)
 salt="$salt-smp${SMP:-4}"

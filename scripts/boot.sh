@@ -82,7 +82,8 @@ kmem_bin=$WORK/initramfs/test_kmem
 if [ -f "$cg_src/test_kmem.c" ] && [ -f "$cg_src/cgroup_util.c" ]; then
 	mkdir -p "$WORK/initramfs"
 	if [ ! -f "$kmem_bin" ] || [ "$cg_src/test_kmem.c" -nt "$kmem_bin" ] ||
-	   [ "$cg_src/cgroup_util.c" -nt "$kmem_bin" ] || [ "$kmem_main" -nt "$kmem_bin" ]; then
+	   [ "$cg_src/cgroup_util.c" -nt "$kmem_bin" ] || [ "$kmem_main" -nt "$kmem_bin" ] ||
+	   [ "$TOP/qemu/lib.h" -nt "$kmem_bin" ]; then
 		vrun ${HOSTCC:-gcc} -static -O2 -Wall -pthread -I"$cg_src" -o "$kmem_bin" \
 			"$kmem_main" "$cg_src/cgroup_util.c" >"$LOGS/test_kmem-build.log" 2>&1 ||
 			die "cannot build test_kmem statically from $cg_src" "log: $LOGS/test_kmem-build.log"

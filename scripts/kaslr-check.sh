@@ -31,7 +31,7 @@ else
 		extra=
 		[ "$tag" = nokaslr ] && extra=nokaslr
 		BOOT_TAG=$tag APPEND="${APPEND:-} $extra" NFS=0 STRESS_OPS=${STRESS_OPS:-20000} \
-			KMEM_SKIP=${KMEM_SKIP:-test_kmem_basic,test_kmem_memcg_deletion} "$TOP/scripts/boot.sh" ||
+			KMEM_SKIP=${KMEM_SKIP:-$KMEM_SKIP_REPEATED} "$TOP/scripts/boot.sh" ||
 			die "the $tag boot failed" "log: $LOGS/boot-${id:0:12}-$tag.log"
 	done
 	# boot.sh adds "-numa" to the tag of a NUMA (DEBUG=1) kernel

@@ -98,6 +98,8 @@ unset kmem_debug
 # bisect-check's and kaslr-check's boots also skip
 # test_kmem_memcg_deletion, most of the rest (see qemu/test_kmem_main.c).
 KMEM_SKIP=${KMEM_SKIP:-}
+# What those repeated boots skip when KMEM_SKIP is empty (not a setting).
+KMEM_SKIP_REPEATED=test_kmem_basic,test_kmem_memcg_deletion
 # 1: make boot serves an NFS export to the guest from nfs-ganesha on the
 # host (127.0.0.1:NFS_PORT; the guest sees it as 10.0.2.2), where the
 # kernel has the NFS client; 0: no server, the guest reports
