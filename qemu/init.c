@@ -765,7 +765,7 @@ static void leak_start(void)
 static void check_stress(void)
 {
 	long long n = env_num("cpu_alloc_stress", 1000000);
-	long long ops, corrupt, leaked, objs, bytes, proc, soft, hard, null, knull, ms;
+	long long ops, corrupt, leaked, objs, bytes, proc, soft, hard, null, knull, ms, foreign;
 	char num[32], line[512];
 	char *s;
 	int err, bad;
@@ -795,11 +795,21 @@ static void check_stress(void)
 	      kv(line, "softirq", &soft) | kv(line, "hardirq", &hard) |
 	      kv(line, "atomic_null", &null) | kv(line, "kernel_null", &knull) |
 	      kv(line, "ms", &ms);
-	bad = bad || ops < n || corrupt || leaked || knull || strstr(line, "error=");
+	/*
+	 * Calls of other users meanwhile (-1: not known, before the series
+	 * counted them or without the KUnit suite): the kernel's own
+	 * alloc_percpu() calls once cpu_alloc serves them.  With any, the
+	 * deltas of the statistics are not the run's and are not judged;
+	 * the allocator's bookkeeping check (corrupt) still is.
+	 */
+	kv(line, "foreign_ops", &foreign);
+	bad = bad || ops < n || corrupt || (foreign <= 0 && leaked) || knull ||
+	      strstr(line, "error=");
 	result(bad, "stress", "%lld/%lld/%lld", ops, corrupt, leaked);
 	result(0, "stress_ctx", "%lld/%lld/%lld", proc, soft, hard);
 	result(knull != 0, "stress_null", "%lld/%lld", null, knull);
-	result(objs || bytes, "stress_delta", "%lld/%lld", objs, bytes);
+	result(foreign <= 0 && (objs || bytes), "stress_delta", "%lld/%lld", objs, bytes);
+	result(0, "stress_foreign", "%lld", foreign);
 	result(0, "stress_ms", "%lld", ms);
 }
 
@@ -1394,14 +1404,17 @@ static void check_test_kmem(void)
  * An object allocated with GFP_KERNEL_ACCOUNT through the debugfs test,
  * by a task in a new cgroup: memcg_percpu=<charged>/<expected>/<left>,
  * the growth of the cgroup's "percpu" in memory.stat, the object's size
- * times the possible CPUs, and what is left after the free.
+ * times the possible CPUs, and what is left after the free.  The charge
+ * may add up to a pointer per 4 bytes for the bookkeeping, as
+ * mm/percpu.c charges (the series charges it since alloc_percpu() is
+ * served by cpu_alloc).
  */
 #define ACCOUNT_SIZE 4096
 
 static void check_memcg_percpu(void)
 {
 	const char *cg = CGROOT "/cpu_alloc_account";
-	long long before, got = -1, left = -1, want;
+	long long before, got = -1, left = -1, want, extra;
 	int i, status, err;
 	pid_t pid;
 
@@ -1410,6 +1423,7 @@ static void check_memcg_percpu(void)
 		return;
 	}
 	want = (long long)ACCOUNT_SIZE * count_cpus("/sys/devices/system/cpu/possible");
+	extra = ACCOUNT_SIZE / 4 * (long long)sizeof(void *);
 	if (mkdir(cg, 0755)) {
 		result(1, "memcg_percpu", "mkdir-%d", errno);
 		return;
@@ -1429,7 +1443,7 @@ static void check_memcg_percpu(void)
 	/* memory.stat is flushed every 2 s, or after enough updates */
 	for (i = 0; !err && i < 50; i++) {
 		got = cg_percpu(cg) - before;
-		if (got == want)
+		if (got == want || got == want + extra)
 			break;
 		usleep(100000);
 	}
@@ -1447,7 +1461,8 @@ static void check_memcg_percpu(void)
 	if (err)
 		result(1, "memcg_percpu", "error-%d", err);
 	else
-		result(got != want || left, "memcg_percpu", "%lld/%lld/%lld", got, want, left);
+		result((got != want && got != want + extra) || left, "memcg_percpu",
+		       "%lld/%lld/%lld", got, want, left);
 }
 
 /* send_fd, recv_fd: pass a file descriptor over a unix socket */
@@ -1679,7 +1694,13 @@ static void hold_end(struct hold *h)
 	munmap(h->r, sizeof(*h->r));
 }
 
-/* wait up to secs for cpu_bytes to be back at b (netns teardown is asynchronous) */
+/*
+ * Wait up to secs for cpu_bytes to be back at b or below (netns teardown
+ * is asynchronous).  Below: once cpu_alloc serves alloc_percpu(), the
+ * kernel's own per-cpu memory is in cpu_bytes too, and what earlier
+ * tests left to free asynchronously (cgroups, namespaces) may go
+ * meanwhile; what the test made must not stay.
+ */
 static long long cpu_bytes_back(long long b, int secs)
 {
 	long long v = -1;
@@ -1687,7 +1708,7 @@ static long long cpu_bytes_back(long long b, int secs)
 
 	for (i = 0; i < secs * 10; i++) {
 		v = field("/proc/vmstat", "cpu_bytes");
-		if (v == b)
+		if (v <= b)
 			break;
 		usleep(100000);
 	}
@@ -1738,7 +1759,7 @@ static void root_can(char *out, size_t size)
  *   unpriv_events=<max>/<oom>/<oom_kill> events of the cgroup meanwhile
  *   unpriv_region=<free units>/<total units> at the stop
  *   unpriv_region_full=<new "region full" messages>
- *   unpriv_freed=<cpu_bytes before>/<after the end>
+ *   unpriv_freed=<cpu_bytes before>/<after the end>, not more than before
  *   unpriv_percpu=<percpu of memory.stat at the stop, per namespace>
  */
 #define UNPRIV_UID 1000
@@ -1762,7 +1783,6 @@ static void check_unpriv(void)
 		result(0, "unpriv", "absent");
 		return;
 	}
-	b0 = field("/proc/vmstat", "cpu_bytes");
 	full0 = klog_count("region full");
 	/*
 	 * Delegated to the user as systemd delegates a user's slice: the
@@ -1788,6 +1808,12 @@ static void check_unpriv(void)
 	snprintf(path, sizeof(path), "%s/memory.events", cg);
 	for (i = 0; i < 3; i++)
 		e0[i] = field(path, ev[i]);
+	/*
+	 * After the cgroups are made: their own per-cpu statistics come
+	 * from cpu_alloc too once it serves alloc_percpu(), and they are
+	 * still there when the namespaces' memory must be back.
+	 */
+	b0 = field("/proc/vmstat", "cpu_bytes");
 	err = hold_start(&h, UNPRIV_UID, hcg, cg, CLONE_NEWUSER | CLONE_NEWNET, 100000);
 	if (err) {
 		result(1, "unpriv", "holder-%d", err);
@@ -1808,7 +1834,7 @@ static void check_unpriv(void)
 	result(0, "unpriv_events", "%lld/%lld/%lld", e[0], e[1], e[2]);
 	result(0, "unpriv_region", "%lld/%lld", ufree, utotal);
 	result(0, "unpriv_region_full", "%d", klog_count("region full") - full0);
-	result(b1 != b0, "unpriv_freed", "%lld/%lld", b0, b1);
+	result(b1 > b0, "unpriv_freed", "%lld/%lld", b0, b1);
 	result(0, "unpriv_percpu", "%lld", h.held > 0 ? percpu / h.held : -1);
 out:
 	for (i = 2; i >= 0; i--)
@@ -1845,7 +1871,7 @@ static void check_root_netns(void)
 	b1 = cpu_bytes_back(b0, 120);
 	result(h.held <= 0, "root_netns", "%ld/%s/%d/%lld/%lld", h.held, h.why,
 	       klog_count("region full") - full0, pcpu, bytes);
-	result(b1 != b0, "root_netns_freed", "%lld/%lld", b0, b1);
+	result(b1 > b0, "root_netns_freed", "%lld/%lld", b0, b1);
 }
 
 static void check_numa(void)
