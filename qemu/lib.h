@@ -3,7 +3,8 @@
  * The helpers of the two PID 1 programs, qemu/init.c (make boot) and
  * qemu/bench/init.c (make bench): reading and writing the files of
  * /proc, /sys and debugfs, the numbers in them, and the start and end
- * of the VM; qemu/test_kmem_main.c uses in_list().  Static, single-threaded programs: the buffers are static.
+ * of the VM; qemu/test_kmem_main.c uses in_list().  Static,
+ * single-threaded programs: the buffers are static.
  */
 #ifndef CPU_ALLOC_QEMU_LIB_H
 #define CPU_ALLOC_QEMU_LIB_H

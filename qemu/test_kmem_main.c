@@ -3,8 +3,9 @@
  * The guest's /test_kmem: the kernel tree's own memcg kmem selftest,
  * tools/testing/selftests/cgroup/test_kmem.c, compiled with this main()
  * in place of its own (scripts/boot.sh: gcc -static with -I to that
- * directory, and cgroup_util.c), and in_list() of qemu/lib.h.  The tests, their order and their
- * verdicts are the tree's; this main() adds two things:
+ * directory, and cgroup_util.c), and in_list() of qemu/lib.h.  The
+ * tests, their order and their verdicts are the tree's; this main() adds
+ * two things:
  *
  *   test_kmem [SKIP]   SKIP: test names, separated by commas, that are
  *                      reported "ok N # SKIP NAME" without running
