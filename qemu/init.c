@@ -19,7 +19,9 @@
  *
  * With CONFIG_CPU_ALLOC_STRESS_TEST the kernel has the debugfs tests of
  * /sys/kernel/debug/cpu_alloc_test/, and init runs them:
- *   stress   cpu_alloc_stress=N operations (default 1000000, 0 skips);
+ *   stress   cpu_alloc_stress=N operations (default 1000000, 0 skips),
+ *            stopped after cpu_alloc_stress_secs=S seconds if given (a
+ *            run the limit stops passes with at least 1000 operations);
  *   hotplug  cpu_alloc_hotplug=K cycles (default 3, 0 skips) of taking
  *            every CPU but cpu0 offline and back online;
  *   leak     with kmemleak, one object leaked on purpose at the start
@@ -765,8 +767,9 @@ static void leak_start(void)
 static void check_stress(void)
 {
 	long long n = env_num("cpu_alloc_stress", 1000000);
+	long long secs = env_num("cpu_alloc_stress_secs", 0), timed_out = 0;
 	long long ops, corrupt, leaked, objs, bytes, proc, soft, hard, null, knull, ms, foreign;
-	char num[32], line[512];
+	char num[48], line[512];
 	char *s;
 	int err, bad;
 
@@ -778,8 +781,13 @@ static void check_stress(void)
 		result(0, "stress", "skipped");
 		return;
 	}
-	snprintf(num, sizeof(num), "%lld", n);
-	logmsg("stress: %lld operations", n);
+	if (secs > 0) {
+		snprintf(num, sizeof(num), "%lld %lld", n, secs);
+		logmsg("stress: %lld operations, at most %lld s", n, secs);
+	} else {
+		snprintf(num, sizeof(num), "%lld", n);
+		logmsg("stress: %lld operations", n);
+	}
 	err = write_file(TESTDIR "/stress", num);
 	s = slurp(TESTDIR "/stress");
 	if (err || !s) {
@@ -803,7 +811,13 @@ static void check_stress(void)
 	 * the allocator's bookkeeping check (corrupt) still is.
 	 */
 	kv(line, "foreign_ops", &foreign);
-	bad = bad || ops < n || corrupt || (foreign <= 0 && leaked) || knull ||
+	/*
+	 * Stopped by the time limit (kernels before it have no timed_out=):
+	 * every check holds for the operations made, and there must be some.
+	 */
+	kv(line, "timed_out", &timed_out);
+	bad = bad || (timed_out ? ops < (n < 1000 ? n : 1000) : ops < n) ||
+	      corrupt || (foreign <= 0 && leaked) || knull ||
 	      strstr(line, "error=");
 	result(bad, "stress", "%lld/%lld/%lld", ops, corrupt, leaked);
 	result(0, "stress_ctx", "%lld/%lld/%lld", proc, soft, hard);
@@ -811,6 +825,7 @@ static void check_stress(void)
 	result(foreign <= 0 && (objs || bytes), "stress_delta", "%lld/%lld", objs, bytes);
 	result(0, "stress_foreign", "%lld", foreign);
 	result(0, "stress_ms", "%lld", ms);
+	result(0, "stress_timed_out", "%lld", timed_out);
 }
 
 /* set_online: write 0 or 1 to cpuN/online; 0, or the errno. */

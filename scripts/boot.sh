@@ -144,10 +144,11 @@ kmem_within_caches() {
 config_has() { grep -q "^$1=y" "$O/.config" 2>/dev/null; }
 # The operations of the guest's stress test: cpu_alloc_stress= on the
 # kernel command line, init's default of 10^6 if STRESS_OPS is empty,
-# none with STRESS_OPS=0.
+# none with STRESS_OPS=0; STRESS_SECS= stops it after that many seconds.
 append="console=ttyS0 panic=-1 oops=panic loglevel=7 expect_cpus=$EXPECT_CPUS cpu_alloc_users=$users ${APPEND:-}"
 [ "$MAXCPUS" != "$SMP" ] && append="$append possible_cpus=$MAXCPUS"
 [ -n "$STRESS_OPS" ] && append="$append cpu_alloc_stress=$STRESS_OPS"
+[ -n "$STRESS_SECS" ] && append="$append cpu_alloc_stress_secs=$STRESS_SECS"
 # test_kmem failures that need no second run (the guest's own)
 [ -n "$KMEM_XFAIL" ] && append="$append kmem_xfail=$KMEM_XFAIL"
 # test_kmem tests not to run
@@ -215,6 +216,9 @@ case "$stress" in
 [0-9]*/*/*)
 	IFS=/ read -r s_ops s_corrupt s_leaked <<<"$stress"
 	[ "$s_corrupt" = 0 ] || problems="$problems stress-corrupt=$s_corrupt"
+	if [ "$(field stress_timed_out)" = 1 ]; then
+		info NOTE "stress: stopped by STRESS_SECS=$STRESS_SECS after $s_ops operations"
+	fi
 	# Other users' calls meanwhile (alloc_percpu() once cpu_alloc serves
 	# it) make the deltas theirs: judged only when there were none.
 	s_foreign=$(field stress_foreign)

@@ -15,7 +15,7 @@ set -euo pipefail
 # here, and are not exported: a script run by another one (a nested
 # make, build.sh from bisect-check.sh) works them out again from its
 # own DEBUG.  `make help` describes them; tests/run.sh clears them all.
-CPU_ALLOC_SETTINGS="V WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT DEBUG STRESS_OPS FORCE UPDATE
+CPU_ALLOC_SETTINGS="V WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT DEBUG STRESS_OPS STRESS_SECS FORCE UPDATE
 	GOOD BAD QUICK FRESH BUDGET JOBS TO SEND CONFIG_EXTRA LOCK COMMITS LOGS CHECKOUT RESULTS
 	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR SPARSE I386 AM_ALL AM_VERSIONS NFS NFS_PORT GANESHA KMEMLEAK_OTHERS
 	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP"
@@ -69,6 +69,8 @@ BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
 unset debug
 # Operations of the guest's cpu_alloc stress test; empty: 10^6; 0 skips it.
 STRESS_OPS=${STRESS_OPS:-}
+# Seconds after which the stress test stops, done or not; empty: none.
+STRESS_SECS=${STRESS_SECS:-}
 # The emulator, the guest's memory, and KVM instead of TCG (KVM=1).
 QEMU=${QEMU:-qemu-system-x86_64}
 MEM=${MEM:-512M}

@@ -181,7 +181,13 @@ if [ $ready = 1 ]; then
 		if [ "${TEST_ALL:-0}" = 1 ]; then
 			step cold-cost "${MAKE[@]}" cold-cost
 			step boot-smp8 "${MAKE[@]}" boot SMP=8 MAXCPUS=8
-			step boot-debug-smp4 "${MAKE[@]}" boot DEBUG=1 SMP=4 MAXCPUS=4
+			# 4 vCPUs on a 2-core host: a lock is handed to vCPUs the
+			# host does not run.  The stress test gets a time limit,
+			# and test_kmem's 100 cgroups of dentry-allocating
+			# threads on every CPU (45 s with 2 vCPUs, not done
+			# after 12 minutes with 4) are skipped
+			step boot-debug-smp4 "${MAKE[@]}" boot DEBUG=1 SMP=4 MAXCPUS=4 STRESS_SECS=120 BOOT_TIMEOUT=1500 \
+				KMEM_SKIP=test_kmem_basic,test_kmem_memcg_deletion
 			step bench "${MAKE[@]}" bench QUICK=0
 		fi
 	}

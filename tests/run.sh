@@ -281,7 +281,11 @@ test_boot_stress_fields() {
 	# other users' calls during the run: the deltas are theirs, noted
 	fake_verdict "PASS cpus=4/4 stress=1000000/0/12 stress_delta=6/48 stress_foreign=6" &&
 		expect_ok mk boot && says "6 calls of other users during the run" || return 1
+	# stopped by STRESS_SECS: noted; corruption still fails
+	fake_verdict "PASS cpus=4/4 stress=59413/0/0 stress_delta=0/0 stress_timed_out=1" &&
+		expect_ok mk boot STRESS_SECS=120 && says "stopped by STRESS_SECS=120 after 59413 operations" || return 1
 	bad_verdicts "" true <<EOT || return 1
+cpus=4/4 stress=59413/2/0 stress_delta=0/0 stress_timed_out=1|stress-corrupt=2
 cpus=4/4 stress=1000000/1/0 stress_delta=0/0|stress-corrupt=1
 cpus=4/4 stress=1000000/1/0 stress_delta=0/0 stress_foreign=6|stress-corrupt=1
 cpus=4/4 stress=1000000/0/3 stress_delta=0/0|stress-leaked-units=3
