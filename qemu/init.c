@@ -1426,6 +1426,115 @@ static void check_test_kmem(void)
  */
 #define ACCOUNT_SIZE 4096
 
+/* --- the percpu tracepoints ---------------------------------------------- */
+
+#define TRACEFS "/sys/kernel/tracing"
+
+/* count the lines of the trace with "ev:"; collect up to max ptr= values */
+static int trace_events(const char *trace, const char *ev, char (*ptrs)[24],
+			int max)
+{
+	const char *p = trace, *q;
+	int n = 0;
+
+	while ((p = strstr(p, ev))) {
+		p += strlen(ev);
+		if (*p != ':')
+			continue;
+		q = strstr(p, " ptr=");
+		if (ptrs && q && n < max)
+			sscanf(q + 5, "%23s", ptrs[n]);
+		n++;
+	}
+	return n;
+}
+
+static int trace_enable(const char *ev, const char *on)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), TRACEFS "/events/percpu/%s/enable", ev);
+	return write_file(path, on);
+}
+
+/*
+ * Since alloc_percpu() is a wrapper of cpu_alloc(), the percpu
+ * tracepoints that tools such as bcc's and bpftrace's read must still
+ * fire: creating and removing a memory cgroup (alloc_percpu() of its
+ * statistics and of its css's refcount) must show percpu_alloc_percpu
+ * events, percpu_free_percpu events for the same pointers, and an
+ * injected failure a percpu_alloc_percpu_fail event.  Kernels without
+ * tracing report trace=absent.
+ */
+static void check_trace(void)
+{
+	static char ptrs[64][24], freed[256][24];
+	const char *cg = CGROOT "/cpu_alloc_trace";
+	int allocs = 0, frees = 0, fails = -1, matched = 0, i, j, n, err;
+	char *t;
+	int fd;
+
+	if (access(TRACEFS "/events", F_OK) &&
+	    mount("tracefs", TRACEFS, "tracefs", 0, NULL)) {
+		result(0, "trace", "absent");
+		return;
+	}
+	if (access(TRACEFS "/events/percpu/percpu_alloc_percpu", F_OK) || !memcg_ok) {
+		result(0, "trace", "absent");
+		return;
+	}
+	fd = open(TRACEFS "/trace", O_WRONLY | O_TRUNC);
+	if (fd >= 0)
+		close(fd);
+	err = trace_enable("percpu_alloc_percpu", "1") |
+	      trace_enable("percpu_free_percpu", "1") |
+	      trace_enable("percpu_alloc_percpu_fail", "1");
+	if (err || mkdir(cg, 0755)) {
+		result(1, "trace", "error-%d", err ? err : errno);
+		goto out;
+	}
+	t = slurp(TRACEFS "/trace");
+	allocs = trace_events(t ? t : "", "percpu_alloc_percpu", ptrs, 64);
+	cg_remove(cg);
+	/* the cgroup's memory is freed after an RCU grace period and a work item */
+	for (i = 0; i < 100 && allocs; i++) {
+		t = slurp(TRACEFS "/trace");
+		if (!t)
+			break;
+		frees = trace_events(t, "percpu_free_percpu", freed, 256);
+		matched = 0;
+		for (j = 0; j < allocs && j < 64; j++)
+			for (n = 0; n < frees && n < 256; n++)
+				if (!strcmp(ptrs[j], freed[n])) {
+					matched++;
+					break;
+				}
+		if (matched == (allocs < 64 ? allocs : 64))
+			break;
+		usleep(100000);
+	}
+	/* an injected failure, where fail_cpu_alloc is built in */
+	if (!access(FAILDIR, F_OK)) {
+		for (n = 1, fails = 0; n <= 16 && !fails; n++) {
+			fail_nth(n);
+			err = mkdir(cg, 0755) ? errno : 0;
+			fail_nth(0);
+			if (!err)
+				cg_remove(cg);
+			t = slurp(TRACEFS "/trace");
+			fails = t ? trace_events(t, "percpu_alloc_percpu_fail", NULL, 0) : 0;
+		}
+	}
+	logmsg("trace: mkdir and rmdir of a memory cgroup: %d percpu_alloc_percpu, %d freed again (%d percpu_free_percpu); %d percpu_alloc_percpu_fail of injected failures",
+	       allocs, matched, frees, fails);
+	result(!allocs || !matched || !fails, "trace", "%d/%d/%d", allocs, matched, fails);
+out:
+	trace_enable("percpu_alloc_percpu", "0");
+	trace_enable("percpu_free_percpu", "0");
+	trace_enable("percpu_alloc_percpu_fail", "0");
+}
+
+
 static void check_memcg_percpu(void)
 {
 	const char *cg = CGROOT "/cpu_alloc_account";
@@ -2014,6 +2123,7 @@ int main(void)
 	check_hotplug();
 	check_inject();
 	check_memcg_percpu();
+	check_trace();
 	check_unpriv();
 	check_root_netns();
 	check_test_kmem();

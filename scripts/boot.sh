@@ -44,6 +44,9 @@
 #     failure within the per-CPU charge caches (test_kmem_deletion=
 #     <excess>/<cpus>, see kmem_within_caches below) is noted, not failed;
 #     memcg_percpu=<charged>/<expected>/<left>
+#     (and, with event tracing, trace=<allocs>/<freed>/<fails>: the
+#     percpu tracepoints of a memory cgroup's mkdir and rmdir, and of an
+#     injected failure, -1 without fail_cpu_alloc; none may be 0)
 #     (an accounted cpu_alloc object, where the debugfs test has it)
 #     charged exactly and uncharged; the unprivileged exhaustion test
 #     unpriv=<held>/<why>/<root>: uid 1000 held namespaces, stopped on its
@@ -405,6 +408,23 @@ case "$v" in
 	[ "$m_left" = 0 ] || problems="$problems memcg_percpu-left-$m_left"
 	;;
 *) problems="$problems memcg_percpu=$v" ;;
+esac
+# The percpu tracepoints (debug config): alloc_percpu() events of a
+# memory cgroup's mkdir, frees of the same pointers after its rmdir, and
+# a failure event of an injected failure; the guest judges the counts.
+v=$(field trace)
+case "$v" in
+"" | absent)
+	if config_has CONFIG_EVENT_TRACING && config_has CONFIG_MEMCG; then
+		problems="$problems trace-built-but-not-run"
+	fi
+	;;
+[0-9]*/[0-9]*/*)
+	IFS=/ read -r t_allocs t_freed t_fails <<<"$v"
+	[ "$t_allocs" -gt 0 ] && [ "$t_freed" -gt 0 ] && [ "$t_fails" != 0 ] ||
+		problems="$problems trace-events($v)"
+	;;
+*) problems="$problems trace=$v" ;;
 esac
 v=$(field unpriv)
 case "$v" in

@@ -481,6 +481,13 @@ test_boot_memcg_fields() {
 	# mm/percpu.c charges; cpu_bytes below where it was
 	fake_verdict "PASS $ok possible=4 memcg_percpu=24576/16384/0 unpriv_freed=9000/8000" &&
 		expect_ok mk boot || return 1
+	# the percpu tracepoints: -1 failures without fail_cpu_alloc
+	fake_verdict "PASS $ok trace=12/12/-1" && expect_ok mk boot || return 1
+	echo CONFIG_EVENT_TRACING=y >>"$W/build/.config"
+	fake_verdict "PASS $ok trace=12/12/2" && expect_ok mk boot || return 1
+	fake_verdict "PASS $ok" && expect_fail "trace not run" mk boot &&
+		says "trace-built-but-not-run" || return 1
+	sed -i '/^CONFIG_EVENT_TRACING=y$/d' "$W/build/.config"
 	# a failure the guest explains (KMEM_XFAIL) is noted, not failed
 	fake_verdict "PASS $ok test_kmem=5/1/0 test_percpu_basic=pass test_kmem_failed=test_kmem_basic" &&
 		expect_ok mk boot && says "test_kmem_basic failed, allowed by KMEM_XFAIL" || return 1
@@ -529,6 +536,10 @@ memcg_percpu=16384/16384/8|memcg_percpu-left-8
 possible=4 memcg_percpu=20480/16384/0|memcg_percpu-charged-20480-not-16384
 possible=2 memcg_percpu=24576/16384/0|memcg_percpu-charged-24576-not-16384
 memcg_percpu=error-12|memcg_percpu=error-12
+trace=0/0/1|trace-events(0/0/1)
+trace=12/0/1|trace-events(12/0/1)
+trace=12/12/0|trace-events(12/12/0)
+trace=error-2|trace=error-2
 unpriv=0/setuid-1/ok|unpriv-held-none(setuid-1)
 unpriv=150/unshare-ENOMEM/netns-12|unpriv-root-failed(netns-12)
 unpriv_events=0/0/0|unpriv-stopped-not-on-its-cgroup-limit(unshare-ENOMEM,events=0/0/0)
