@@ -41,7 +41,7 @@ help:
 	@echo '  convert-report - list the alloc_percpu-family call sites left in the tree'
 	@echo '  bisect        - git bisect run GOOD..BAD with build+boot as the test'
 	@echo '  am-check      - git am onto a fresh base import, git am / git am -3 onto the newest plain 6.1.y; a table (AM_ALL=1, AM_VERSIONS=)'
-	@echo '  bench         - base vs head per-cpu allocator benchmarks in QEMU: WORK/bench/bench.md (QUICK=1)'
+	@echo '  bench         - base vs head per-cpu allocator benchmarks and workloads in QEMU: WORK/bench/bench.md (QUICK=1)'
 	@echo ''
 	@echo 'Mail:'
 	@echo '  mail          - the series numbered [PATCH n/m] with its cover letter in WORK/mail'

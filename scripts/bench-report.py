@@ -7,8 +7,10 @@
 # reads DIR/results-{base,head}-icount-1.txt and -smp-1..RUNS.txt (the
 # guests' "<figure> <value>" lines) and DIR/commit-{base,head}, writes
 # the table DIR/bench.md (and to stdout) and the plot data
-# DIR/alloc-free.dat for scripts/bench-plot.gp.  tests/bench/ holds
-# stored results and the bench.md they give (make selftest checks it).
+# DIR/alloc-free.dat for scripts/bench-plot.gp.  The workloads' figures
+# (workload/<name>/{count,ns,percpu,cpu_bytes}, from the guests' second
+# boot) get a table of their own.  tests/bench/ holds stored results and
+# the bench.md they give (make selftest checks it).
 import os, statistics, sys
 bench, runs, nsmp, quick, secs, hostcpus = (sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5],
                                           int(sys.argv[6]))
@@ -38,7 +40,9 @@ def derive(d, tag):
     # maps, unless Percpu: counts that already
     ca = 0 if counts_ca(tag) else 1
     ca0 = d.get("mem/cpu_alloc_mapped_alloc_percpu_before", 0)
-    d["mem/percpu_total_boot"] = d.get("mem/percpu_boot", 0) + ca * ca0
+    # (a figure lost on the console stays missing, not 0)
+    if "mem/percpu_boot" in d:
+        d["mem/percpu_total_boot"] = d["mem/percpu_boot"] + ca * ca0
     for a in ("alloc_percpu", "cpu_alloc"):
         k = "mem/percpu_delta_10000x4/" + a
         if k in d:
@@ -103,7 +107,7 @@ out.append("")
 out.append("| figure | kind | base | head | head/base | cpu_alloc/alloc_percpu (head) |")
 out.append("|---|---|---:|---:|---:|---:|")
 for k in order:
-    if k in skip or "mem/cpu_alloc_mapped_" in k or "mem/cpu_alloc_bytes_" in k:
+    if k in skip or "mem/cpu_alloc_mapped_" in k or "mem/cpu_alloc_bytes_" in k or k.split(":")[-1].startswith("workload/"):
         continue
     bv, hv = b.get(k), h.get(k)
     if "/cpu_alloc" in k:
@@ -173,6 +177,88 @@ target("10000 four-byte counters: CPU_ALLOC on head / alloc_percpu on base", "<=
        figs(lambda k: k == "mem/total_10000x4/cpu_alloc"), r_ca_base, lambda x: x <= 1.0)
 target("boot to init, head / base", "-",
        figs(lambda k: k == "boot/ns_to_init"), r_hb, lambda x: True)
+
+# The workloads (qemu/bench/init.c, in a boot of their own): time per
+# operation and the per-cpu memory after each, head against base.
+WORKLOADS = (("netns", "create and destroy a network namespace"),
+             ("memcg", "create and destroy a memory cgroup"),
+             ("module", "load and unload pcpu_static.ko, a module with static per-cpu data"))
+def ran(tag):
+    # the tag's guests ran at all (BENCH_BASE=none: no base)
+    return bool(fig[tag])
+def per_op(d, k):
+    t, n = d.get(k), d.get(k.replace("/ns", "/count"))
+    return t / n if t is not None and n else None
+def pcpu_after(d, tag, k):
+    # Percpu: is all of the per-cpu memory, unless the kernel has
+    # cpu_alloc (cpu_bytes) and Percpu: does not count its pages
+    if not counts_ca(tag) and k.rsplit("/", 2)[0] + "/start/cpu_bytes" in d:
+        return None
+    return d.get(k)
+# wl: the table's rows as (figure, measure, base, head); missing: the
+# figures that a guest which ran did not print (a line lost, a workload
+# skipped)
+wl, missing = [], []
+def cell(tag, d, k, v):
+    if ran(tag) and k not in d:
+        missing.append("%s (%s)" % (k, tag))
+        return "missing"
+    return fmt(v)
+smpn = "%s CPUs" % nsmp
+# rows: (figure, workload, measure, how the value is made of the figures)
+rows = [("mem/percpu_total_boot", "after boot", "per-cpu bytes, 1 CPU", None),
+        ("smp:mem/percpu_total_boot", "after boot", "per-cpu bytes, " + smpn, None)]
+for w, _ in WORKLOADS:
+    n = h.get("workload/%s/count" % w, b.get("workload/%s/count" % w))
+    name = w if n is None else "%s x%s" % (w, fmt(n))
+    rows += [("workload/%s/ns" % w, name, "icount ns per op", per_op),
+             ("smp:workload/%s/ns" % w, name, "emulated wall ns per op, " + smpn, per_op),
+             ("workload/%s/percpu" % w, name, "per-cpu bytes after, 1 CPU", pcpu_after),
+             ("smp:workload/%s/percpu" % w, name, "per-cpu bytes after, " + smpn, pcpu_after)]
+    if "workload/%s/cpu_bytes" % w in h:
+        rows.append(("workload/%s/cpu_bytes" % w, name, "cpu_alloc bytes in use after (cpu_bytes), 1 CPU", None))
+out.append("")
+out.append("Workloads, in a boot of their own, one operation at a time:" + "".join(" %s: %s;" % wt for wt in WORKLOADS)
+           + " timed until the last namespace or cgroup is torn down.  icount ns include the guest's idle time"
+           " (-icount sleep=off skips it, e.g. waiting for RCU).  Per-cpu bytes: Percpu: of /proc/meminfo after the"
+           " workload (-: that kernel's Percpu: lacks cpu_alloc's pages).  The time targets allow 0.5% (icount) and"
+           " 5% (-smp).")
+out.append("")
+out.append("| workload | measure | base | head | head/base |")
+out.append("|---|---|---:|---:|---:|")
+for k, name, measure, f in rows:
+    bv, hv = b.get(k), h.get(k)
+    if f is per_op:
+        bv, hv = per_op(b, k), per_op(h, k)
+    elif f is pcpu_after:
+        bv, hv = pcpu_after(b, "base", k), pcpu_after(h, "head", k)
+    cb = "-" if "cpu_bytes" in k else cell("base", b, k, bv)
+    out.append("| %s | %s | %s | %s | %s |" % (name, measure, cb, cell("head", h, k, hv), ratio(hv, bv)))
+    wl.append((k, measure, bv, hv))
+# The workload targets, reported like the others (worst head/base ratio),
+# "NOT measured" when a guest that ran left one of their figures out.
+def wl_target(what, wanted, sel, noise):
+    sel = [r for r in wl if sel(r[0], r[1])]
+    vals = [(hv / bv, k) for k, m, bv, hv in sel if bv and hv is not None]
+    miss = [m for m in missing if m.split(" ")[0] in [r[0] for r in sel]]
+    v, k = max(vals) if vals else (None, "-")
+    if miss:
+        st = "NOT measured: %d figure(s) missing, %s%s" % (len(miss), ", ".join(miss[:2]), ", ..." if miss[2:] else "")
+    else:
+        st = "-" if v is None else ("met" if v / noise <= 1.0 else "NOT met")
+    out.append("| %s | %s | %s | %s | %s |" % (what, wanted, "-" if v is None else "%.2f" % v, k, st))
+out.append("")
+out.append("| workload target | wanted | worst ratio | at figure | |")
+out.append("|---|---|---:|---|---|")
+# (icount: 0.5% for the idle time that the figures include; -smp: 5% for noise)
+wl_target("no workload slower than the base, head / base", "<= 1.00",
+          lambda k, m: m == "icount ns per op", 1.005)
+wl_target("no workload slower than the base, head / base (-smp %s)" % nsmp, "<= 1.00",
+          lambda k, m: k.startswith("smp:") and "per op" in m, 1.05)
+wl_target("per-cpu memory after boot at most the base's", "<= 1.00",
+          lambda k, m: k.endswith("mem/percpu_total_boot"), 1.0)
+wl_target("per-cpu memory after each workload at most the base's", "<= 1.00",
+          lambda k, m: m.startswith("per-cpu bytes after"), 1.0)
 out.append("")
 out.append("SLUB and this_cpu targets allow 0.5%% for rounding, the -smp rows 5%% for noise.  Emulated-ns figures are noisy (%d host CPUs for %s vCPUs,"
            " shared); only the icount figures are exact.  Memory deltas count pages newly populated (Percpu: of"

@@ -124,7 +124,7 @@ AM_VERSIONS=${AM_VERSIONS:-}
 # The good and bad ends of `make bisect`.
 GOOD=${GOOD:-}
 BAD=${BAD:-}
-# 1: `make bench` runs fewer sizes, iterations and runs (minutes).
+# 1: `make bench` runs fewer sizes, iterations, runs and workload counts (minutes).
 QUICK=${QUICK:-0}
 # Seconds `make test` may take before it warns (CI stops at 5400).
 BUDGET=${BUDGET:-3600}

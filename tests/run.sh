@@ -1083,9 +1083,10 @@ test_am_check() {
 }
 
 # make bench's report: the stored results of tests/bench/ (a base and a
-# head, -icount and two -smp runs; made up, with the real figure names)
-# give the stored bench.md and plot data, as the report in bench.sh's
-# heredoc gave them before it moved to scripts/bench-report.py.
+# head, -icount and two -smp runs, each with its workloads' boot; made
+# up, with the real figure names) give the stored bench.md and plot
+# data, as the report in bench.sh's heredoc gave them before it moved to
+# scripts/bench-report.py, plus the workload table.
 test_bench_report() {
 	local d=$T/bench
 	cp -r "$HERE/bench" "$d" && rm -f "$d/bench.md" "$d/alloc-free.dat" || return 1
@@ -1094,6 +1095,46 @@ test_bench_report() {
 		return 1
 	command -v gnuplot >/dev/null || return 0
 	expect_ok gnuplot -e "dir='$d'" "$R/scripts/bench-plot.gp" && [ -s "$d/alloc-free.png" ]
+}
+
+# The workload table of the report: a kernel whose Percpu: counts
+# cpu_alloc's pages, a figure the base's guest left out (the target says
+# so, nothing is "met" by default), and the head alone (BENCH_BASE=none:
+# no base, nothing missing).
+test_bench_report_workloads() {
+	local d=$T/bench
+	cp -r "$HERE/bench" "$d" && echo 1 >"$d/percpu-counts-ca-head" || return 1
+	sed -i '/^workload\/memcg\/ns /d' "$d/results-base-icount-1.txt"
+	expect_ok python3 "$R/scripts/bench-report.py" "$d" 2 4 1 42 2 &&
+		says "| memcg x1000 | icount ns per op | missing | 1160000 | - |" &&
+		says "| netns x1000 | per-cpu bytes after, 4 CPUs | 1015808 | 1032192 | 1.02 |" &&
+		says "| workload/module/ns | NOT measured: 1 figure(s) missing, workload/memcg/ns (base) |" &&
+		says "| no workload slower than the base, head / base (-smp 4) | <= 1.00 | 1.02 | smp:workload/netns/ns | met |" &&
+		says "| per-cpu memory after each workload at most the base's | <= 1.00 | 1.02 | smp:workload/netns/percpu | NOT met |" ||
+		return 1
+	rm "$d"/results-base-* "$d/commit-base"
+	expect_ok python3 "$R/scripts/bench-report.py" "$d" 2 4 1 42 2 &&
+		says "| netns x1000 | icount ns per op | - | 15330000 | - |" &&
+		says "| no workload slower than the base, head / base | <= 1.00 | - | - | - |" || return 1
+	! grep -q missing "$T/out" || { echo "missing figures without a base"; cat "$T/out"; return 1; }
+}
+
+# make bench drives the workloads' boot (bench_workloads=1) after the
+# benchmarks' boot and builds pcpu_static.ko into the initramfs; an
+# error line of a workload, or a guest that stops before "end", fails
+# the run and names the error.
+test_bench_workloads() {
+	expect_ok mk tree && commit_in_tree "mm: cpu_alloc: bench" boot "bench" && expect_ok mk build || return 1
+	expect_ok mk bench QUICK=1 BENCH_BASE=none && says "RAN     head smp #1 workloads" &&
+		says "| netns x20 | icount ns per op | - | 100000 | - |" || return 1
+	[ -f "$W/bench/mod-head/pcpu_static.ko" ] && grep -q "bench_workloads=1" "$W/logs/bench-head-icount-1-workloads.log" ||
+		{ echo "no pcpu_static.ko, or no workloads boot"; return 1; }
+	commit_in_tree "mm: cpu_alloc: module fails" boot "$(printf 'bench\nerror module: finit_module(/pcpu_static.ko) #1 failed: Invalid argument')" &&
+		expect_ok mk build || return 1
+	expect_fail "failing workload" mk bench QUICK=1 BENCH_BASE=none &&
+		says "bench boot head icount #1 (workloads) failed (rc 0): module: finit_module(/pcpu_static.ko) #1 failed" || return 1
+	commit_in_tree "mm: cpu_alloc: guest stops" boot "$(printf 'bench\nnoend')" && expect_ok mk build || return 1
+	expect_fail "no end" mk bench QUICK=1 BENCH_BASE=none && says "bench boot head icount #1 (workloads) failed (rc 0): the guest stopped before \"end\""
 }
 
 # --- the runner ------------------------------------------------------
