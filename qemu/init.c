@@ -1111,17 +1111,34 @@ static int op_memory(int nth, long long *left)
 
 /*
  * Fail the 1st, 2nd, ... cpu_alloc() call of op until op makes no more
- * calls; report <calls>/<failed>/<leaks>/<bad>.
+ * calls; report <calls>/<failed>/<leaks>/<bad>.  Since cpu_alloc serves
+ * alloc_percpu(), the rest of the kernel allocates beside the operation
+ * (IPv6 adds routes with per-cpu caches once the NIC's link is up): an
+ * attempt after which the counts do not return is made once more from
+ * where they are then, and is a leak only if they do not return again.
  */
 static void inject(const char *key, inject_op op)
 {
 	long long o, b, left;
-	int n, r, calls = -1, failed = 0, leaks = 0, bad = 0;
+	int n, r, try, back, calls = -1, failed = 0, leaks = 0, bad = 0, others = 0;
 
 	for (n = 1; n <= 256 && calls < 0; n++) {
-		o = field(CA_STATS, "objects in use");
-		b = field(CA_STATS, "bytes in use");
-		r = op(n, &left);
+		for (try = 0; try < 2; try++) {
+			o = field(CA_STATS, "objects in use");
+			b = field(CA_STATS, "bytes in use");
+			r = op(n, &left);
+			back = ca_counts_back(o, b);
+			if (back)
+				break;
+			logmsg("%s: attempt %d (%d)%s: objects %lld -> %lld, bytes %lld -> %lld",
+			       key, n, r, try ? " again" : "", o,
+			       field(CA_STATS, "objects in use"),
+			       b, field(CA_STATS, "bytes in use"));
+		}
+		if (!back)
+			leaks++;
+		else if (try)
+			others++;
 		if (left) {
 			/* fewer than n calls: the operation ran unhindered */
 			calls = n - 1;
@@ -1134,14 +1151,9 @@ static void inject(const char *key, inject_op op)
 		}
 		if (r == -EIO)
 			bad++;
-		if (!ca_counts_back(o, b)) {
-			logmsg("%s: attempt %d (%d): objects %lld -> %lld, bytes %lld -> %lld",
-			       key, n, r, o, field(CA_STATS, "objects in use"),
-			       b, field(CA_STATS, "bytes in use"));
-			leaks++;
-		}
 	}
-	logmsg("%s: %d calls, %d failed, %d leaks, %d bad", key, calls, failed, leaks, bad);
+	logmsg("%s: %d calls, %d failed, %d leaks, %d bad%s", key, calls, failed, leaks, bad,
+	       others ? " (an attempt made again: other users' allocations)" : "");
 	/* calls=0 is for the host to judge: the user may not be converted */
 	result(calls < 0 || leaks || bad, key, "%d/%d/%d/%d", calls, failed, leaks, bad);
 }
