@@ -1482,7 +1482,7 @@ static void check_trace(void)
 {
 	static char ptrs[64][24], freed[256][24];
 	const char *cg = CGROOT "/cpu_alloc_trace";
-	int allocs = 0, frees = 0, fails = -1, matched = 0, i, j, n, err;
+	int allocs = 0, kept, frees = 0, fails = -1, matched = 0, i, j, n, err;
 	char *t;
 	int fd;
 
@@ -1507,21 +1507,23 @@ static void check_trace(void)
 	}
 	t = slurp(TRACEFS "/trace");
 	allocs = trace_events(t ? t : "", "percpu_alloc_percpu", ptrs, 64);
+	/* the pointers trace_events() kept */
+	kept = allocs < 64 ? allocs : 64;
 	cg_remove(cg);
 	/* the cgroup's memory is freed after an RCU grace period and a work item */
-	for (i = 0; i < 100 && allocs; i++) {
+	for (i = 0; i < 100 && kept; i++) {
 		t = slurp(TRACEFS "/trace");
 		if (!t)
 			break;
 		frees = trace_events(t, "percpu_free_percpu", freed, 256);
 		matched = 0;
-		for (j = 0; j < allocs && j < 64; j++)
+		for (j = 0; j < kept; j++)
 			for (n = 0; n < frees && n < 256; n++)
 				if (!strcmp(ptrs[j], freed[n])) {
 					matched++;
 					break;
 				}
-		if (matched == (allocs < 64 ? allocs : 64))
+		if (matched == kept)
 			break;
 		usleep(100000);
 	}
@@ -1545,7 +1547,6 @@ out:
 	trace_enable("percpu_free_percpu", "0");
 	trace_enable("percpu_alloc_percpu_fail", "0");
 }
-
 
 static void check_memcg_percpu(void)
 {

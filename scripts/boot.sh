@@ -44,11 +44,11 @@
 #     failure within the per-CPU charge caches (test_kmem_deletion=
 #     <excess>/<cpus>, see kmem_within_caches below) is noted, not failed;
 #     memcg_percpu=<charged>/<expected>/<left>
-#     (and, with event tracing, trace=<allocs>/<freed>/<fails>: the
-#     percpu tracepoints of a memory cgroup's mkdir and rmdir, and of an
-#     injected failure, -1 without fail_cpu_alloc; none may be 0)
 #     (an accounted cpu_alloc object, where the debugfs test has it)
-#     charged exactly and uncharged; the unprivileged exhaustion test
+#     charged exactly and uncharged; with event tracing,
+#     trace=<allocs>/<freed>/<fails> (the percpu tracepoints of a memory
+#     cgroup's mkdir and rmdir, and of an injected failure, -1 without
+#     fail_cpu_alloc; none may be 0); the unprivileged exhaustion test
 #     unpriv=<held>/<why>/<root>: uid 1000 held namespaces, stopped on its
 #     cgroup's limit (unpriv_events max or oom above 0), not on a full
 #     region (unpriv_region_full=0, unpriv_region free units above a

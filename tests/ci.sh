@@ -187,7 +187,7 @@ if [ $ready = 1 ]; then
 			# threads on every CPU (45 s with 2 vCPUs, not done
 			# after 12 minutes with 4) are skipped
 			step boot-debug-smp4 "${MAKE[@]}" boot DEBUG=1 SMP=4 MAXCPUS=4 STRESS_SECS=120 BOOT_TIMEOUT=1500 \
-				KMEM_SKIP=test_kmem_basic,test_kmem_memcg_deletion
+				KMEM_SKIP="$KMEM_SKIP_REPEATED"
 			step bench "${MAKE[@]}" bench QUICK=0
 		fi
 	}
