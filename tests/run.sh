@@ -366,16 +366,39 @@ EOT
 	expect_fail "hang" mk boot NFS_PORT="$port" BOOT_TIMEOUT=2 && says "timeout(2s)" && nfs_stopped
 }
 
-# listen_on PORT: something listens on 127.0.0.1:PORT for 30 s, in the
-# background ($lpid), once this returns.
+# listen_on PORT: something listens on 127.0.0.1:PORT, in the background
+# ($lpid), until the test kills it; 1, saying why, if it is not up
+# within 30 s.  (It used to stop by itself after 30 s: a boot that
+# reached the port probe later, under CI's load, found the port free.)
 listen_on() {
 	python3 -c 'import socket, sys, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); print("up", flush=True); time.sleep(30)' "$1" >"$T/listener" &
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8); print("up", flush=True); time.sleep(3600)' "$1" >"$T/listener" 2>&1 &
 	lpid=$!
 	local i
-	for ((i = 0; i < 50; i++)); do grep -q up "$T/listener" && break; sleep 0.1; done
+	for ((i = 0; i < 300; i++)); do
+		grep -q up "$T/listener" && return 0
+		kill -0 "$lpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "cannot listen on 127.0.0.1:$1:"
+	cat "$T/listener"
+	kill "$lpid" 2>/dev/null
+	return 1
 }
+
+# fails WHAT CMD...: CMD (a check that prints nothing) holds; if not,
+# say WHAT and show the last output.
+fails() {
+	local what=$1
+	shift
+	"$@" && return 0
+	echo "check failed: $what"
+	sed 's/^/  | /' "$T/out"
+	return 1
+}
+# not CMD...: CMD fails (for fails, which runs a command, not a pipeline).
+not() { ! "$@"; }
 
 test_boot_nfs_server_errors() {
 	local port lpid
@@ -395,19 +418,22 @@ test_boot_nfs_server_errors() {
 	FAKE_GANESHA=inuse expect_fail "every port taken" mk boot &&
 		says "no free port in 20490-20589" || return 1
 	# a port something already listens on: refused before the server starts
-	listen_on "$port"
+	listen_on "$port" || return 1
 	rm -f "$W/nfs/ganesha.pid"
 	expect_fail "port in use" mk boot NFS_PORT="$port" && says "port $port on 127.0.0.1 is in use" &&
-		[ ! -f "$W/nfs/ganesha.pid" ]
+		fails "the server was started" test ! -f "$W/nfs/ganesha.pid"
 	local rc=$?
 	kill "$lpid"
 	wait "$lpid" 2>/dev/null
 	[ $rc = 0 ] || return 1
 	# auto (the default) goes past a port in use, here the first one
-	listen_on 20490 2>/dev/null
-	expect_ok mk boot && says "nfs-ganesha on 127.0.0.1:2" && ! says "127.0.0.1:20490," &&
-		grep -q "Command line: .* nfs_server=10.0.2.2:20[45][0-9][0-9]" "$W"/logs/boot-*-smp4-max4.log &&
-		! grep -q "nfs_server=10.0.2.2:20490 " "$W"/logs/boot-*-smp4-max4.log && nfs_stopped
+	listen_on 20490 || return 1
+	expect_ok mk boot && says "nfs-ganesha on 127.0.0.1:2" &&
+		fails "the server took 20490, where something listens" not grep -qF "127.0.0.1:20490," "$T/out" &&
+		fails "no nfs_server= on the command line" \
+			grep -q "Command line: .* nfs_server=10.0.2.2:20[45][0-9][0-9]" "$W"/logs/boot-*-smp4-max4.log &&
+		fails "the guest was sent to 20490" \
+			not grep -q "nfs_server=10.0.2.2:20490 " "$W"/logs/boot-*-smp4-max4.log && nfs_stopped
 	rc=$?
 	kill "$lpid" 2>/dev/null
 	wait "$lpid" 2>/dev/null
