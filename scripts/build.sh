@@ -32,7 +32,8 @@ git -C "$CHECKOUT" checkout -q -f --detach "$id"
 start=$(date +%s)
 info BUILD "${REV} ($short) in $O"
 : >"$log"
-configure "$CHECKOUT" "$O" "$LOGS/config-$short$tag.log"
+# (not again when nothing that decides the .config changed)
+configure_once "$CHECKOUT" "$O" "$LOGS/config-$short$tag.log"
 
 # Fixed build identity: the same commit builds to the same image.
 export KBUILD_BUILD_TIMESTAMP
@@ -57,4 +58,5 @@ if [ $rc != 0 ]; then
 fi
 [ -f "$O/arch/x86/boot/bzImage" ] || die "the build of $short made no arch/x86/boot/bzImage" "log: $log"
 echo "$id" >"$O/.cpu-alloc-built"
+config_done "$O"
 info BUILT "$short in ${secs}s, $(wc -l <"$RESULTS/$id/warnings$tag") warnings; log: $log"

@@ -18,7 +18,7 @@ set -euo pipefail
 CPU_ALLOC_SETTINGS="V WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT DEBUG STRESS_OPS STRESS_SECS FORCE UPDATE
 	GOOD BAD QUICK FRESH BUDGET JOBS TO SEND CONFIG_EXTRA LOCK COMMITS LOGS CHECKOUT RESULTS
 	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR SPARSE I386 AM_ALL AM_VERSIONS NFS NFS_PORT GANESHA KMEMLEAK_OTHERS
-	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP"
+	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP FRESH_CONFIG"
 
 # The repository this driver lives in.
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -290,6 +290,42 @@ configure() {
 		"see: $log (a dependency is missing from qemu/*.config)"
 }
 
+# config_inputs DIR: a hash of what decides the .config that configure
+# writes for the tree in DIR: the fragments, the tree's Kconfig files
+# and the scripts they and merge_config.sh run (by blob id), and the
+# toolchain that Kconfig probes.
+config_inputs() {
+	{
+		cat $FRAGMENTS
+		echo "ARCH=${ARCH:-} CROSS_COMPILE=${CROSS_COMPILE:-}"
+		git -C "$1" ls-files -s -- '*Kconfig*' 'scripts/kconfig/*' 'scripts/*.sh' 'scripts/Kconfig.include'
+		gcc --version | head -n1
+		ld --version | head -n1
+	} | sha256sum | cut -c1-16
+}
+
+# configure_once DIR O LOG: configure, unless O's .config is the one a
+# build made after configuring from the same inputs (config_inputs, and
+# the .config's own hash: a .config edited since is configured again).
+# Configuring takes about 7 s and a build after it re-reads the config;
+# between most commits of the series nothing it reads changes.
+# config_done O then records the .config a build left.
+configure_once() {
+	local want have
+	if [ -f "$2/.config" ] && [ -f "$2/.cpu-alloc-config" ] && [ "${FRESH_CONFIG:-0}" != 1 ]; then
+		want="$(config_inputs "$1") $(sha256sum <"$2/.config" | cut -c1-16)"
+		have=$(cat "$2/.cpu-alloc-config")
+		[ "$want" = "$have" ] && return 0
+	fi
+	rm -f "$2/.cpu-alloc-config"
+	configure "$@"
+	CONFIG_INPUTS=$(config_inputs "$1")
+}
+config_done() {
+	[ -n "${CONFIG_INPUTS:-}" ] || CONFIG_INPUTS=$(config_inputs "$CHECKOUT")
+	echo "$CONFIG_INPUTS $(sha256sum <"$1/.config" | cut -c1-16)" >"$1/.cpu-alloc-config"
+}
+
 # diag_lines KIND DIR: the compiler's warning lines (KIND warning) or
 # sparse's (KIND sparse: "file: warning|error: message") of the build
 # log on stdin as "file: message", without line and column and with the
@@ -321,19 +357,38 @@ job_slot() {
 	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
 }
 
-# sparse_objs DIR O FILES...: sparse (C=2) on the objects of the .c
-# FILES in the configured build O of DIR, "file: message" lines.
-# Objects that are up to date are not rebuilt: only the checker runs.
+# sparse_objs DIR O FILES...: sparse on the objects of the .c FILES
+# in the configured build O of DIR, "file: message" lines.  It runs as
+# kbuild's C=2 would ($(CHECK) $(CHECKFLAGS) $(c_flags) file.c), but
+# directly: the flags are the compiler's from the object's .cmd file
+# and CHECKFLAGS is read once from the tree's Makefile, which saves a
+# kbuild walk (about 4 s) per call.  A file whose object the build did
+# not make (it does not compile: the compiler's to report) is skipped.
 sparse_objs() {
-	local dir=$1 o=$2 f objs=()
+	local dir=$1 o=$2 f cmd checkflags mk out pid pids=()
 	shift 2
-	for f in "$@"; do objs+=("${f%.c}.o"); done
-	[ ${#objs[@]} = 0 ] && return 0
+	[ $# = 0 ] && return 0
 	command -v sparse >/dev/null || die "sparse is not installed" "run: make deps"
-	# an object that does not compile is the compiler's to report:
-	# make's status must not lose the lines of the others
-	{ kmake "$dir" "$o" C=2 CHECK=sparse -j"$JOBS" -k "${objs[@]}" 2>&1 || true; } |
-		diag_lines sparse "$dir"
+	mk=$(mktemp)
+	printf 'cpu-alloc-checkflags:\n\t@echo $(CHECKFLAGS)\n' >"$mk"
+	checkflags=$(make -s -C "$o" -f Makefile -f "$mk" cpu-alloc-checkflags 2>/dev/null) || checkflags=
+	rm -f "$mk"
+	[ -n "$checkflags" ] || die "cannot read CHECKFLAGS from the build in $o" "run: make build"
+	out=$(mktemp -d)
+	for f in "$@"; do
+		cmd=$o/$(dirname "$f")/.$(basename "${f%.c}").o.cmd
+		[ -f "$cmd" ] && [ -f "$o/${f%.c}.o" ] || continue
+		# the compiler's flags: without the compiler (ccache gcc) and
+		# without "-c -o file.o"
+		cmd=$(compile_cmd "$cmd" | sed -E -e 's/^([^ -][^ ]* +)+//' -e 's/ -c -o [^ ]+ / /')
+		(cd "$o" && eval "sparse $checkflags $cmd") >"$out/${#pids[@]}" 2>&1 &
+		pids+=($!)
+		# $JOBS at once, as make -j would
+		while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-2}" ]; do wait -n || true; done
+	done
+	for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+	cat "$out"/* 2>/dev/null | diag_lines sparse "$dir"
+	rm -rf "$out"
 }
 
 # base_dir: where base_objs keeps the baseline of the base's objects

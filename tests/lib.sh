@@ -8,7 +8,7 @@ passed=0 failed=0 failures=
 # own, $T under $TMP, after PREPARE (a function, or true), in a subshell
 # with set -u.  Prints "ok - NAME", or "not ok - NAME" and the last 30
 # lines of what it printed, in the order given; counts in passed,
-# failed and failures.
+# failed and failures.  slowest_cases then names the slowest.
 #
 # SELFTEST_JOBS cases run at once (default: the number of CPUs).  The
 # cases share nothing but $TMP's read-only files: each has its own
@@ -23,8 +23,11 @@ run_cases() {
 		T=$TMP/${names[i]}
 		mkdir -p "$T"
 		(
+			s=$SECONDS
 			(set -u; "$prepare" && "test_${names[i]}") >"$T.log" 2>&1
-			echo $? >"$T.rc"
+			rc=$?
+			echo "$((SECONDS - s)) ${names[i]}" >"$T.secs"
+			echo $rc >"$T.rc"
 		) &
 		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 			wait -n
@@ -52,6 +55,14 @@ report_done() {
 			sed 's/^/    # /' "$TMP/$n.log" | tail -n 30
 		fi
 		rm -rf "${TMP:?}/$n"
+		cat "$TMP/$n.secs" >>"$TMP/case-seconds"
 		next=$((next + 1))
 	done
+}
+
+# slowest_cases [N]: "slowest: NAME Ss, ..." for the N (5) cases of
+# run_cases that took longest, where the selftest's time goes.
+slowest_cases() {
+	[ -s "$TMP/case-seconds" ] || return 0
+	echo "slowest: $(sort -rn "$TMP/case-seconds" | head -n "${1:-5}" | awk '{printf "%s%s %ss", (NR > 1 ? ", " : ""), $2, $1}')"
 }

@@ -229,11 +229,32 @@ test_build_failure_log() {
 		says "fake breakage"
 }
 
+# A build configures only when what decides the .config changed: the
+# fragments, a Kconfig file, or the .config itself.
+test_config_only_when_inputs_change() {
+	local trace=$T/trace
+	configured() { [ "$(grep -c '^configure$' "$trace" 2>/dev/null)" = "$1" ] || {
+		echo "configured $(grep -c '^configure$' "$trace") times, not $1 ($2)"; return 1; }; }
+	expect_ok mk tree || return 1
+	FAKE_TRACE=$trace expect_ok mk build && configured 1 "first build" || return 1
+	FAKE_TRACE=$trace expect_ok mk build && configured 1 "nothing changed" || return 1
+	commit_in_tree "kernel: a file" kernel/new.c "int x;" && expect_ok mk export &&
+		FAKE_TRACE=$trace expect_ok mk build && configured 1 "a .c file changed" || return 1
+	commit_in_tree "kconfig: a new symbol" Kconfig.extra "config NEW" && expect_ok mk export &&
+		FAKE_TRACE=$trace expect_ok mk build && configured 2 "a Kconfig file changed" || return 1
+	echo "CONFIG_HAND_EDITED=y" >>"$W/build/.config"
+	FAKE_TRACE=$trace expect_ok mk build && configured 3 "the .config was edited" &&
+		fails "the edit survived" not grep -q HAND_EDITED "$W/build/.config" || return 1
+	echo "CONFIG_SMP=y" >>"$R/qemu/cpu_alloc.config"
+	FAKE_TRACE=$trace expect_ok mk build && configured 4 "a fragment changed" || return 1
+	FAKE_TRACE=$trace expect_ok mk build FRESH_CONFIG=1 && configured 5 "FRESH_CONFIG=1"
+}
+
 test_config_unknown_symbol_skipped() {
 	# CPU_ALLOC is not in the fake Kconfig: skipped, the build goes on
 	expect_ok mk tree && expect_ok mk build || return 1
 	# a symbol the tree defines but the config drops is an error
-	commit_in_tree "kconfig: drop SMP" kconfig-drop "CONFIG_SMP" && expect_ok mk export || return 1
+	commit_in_tree "kconfig: drop SMP" Kconfig.drop "CONFIG_SMP" && expect_ok mk export || return 1
 	expect_fail "dropped symbol" mk build && says "ask for CONFIG_SMP" && says "config-"
 }
 
@@ -732,7 +753,7 @@ kernel/fake.c: unused variable y" && expect_ok mk export || return 1
 
 # trace_order FILE: the builds and boot ends of a FAKE_TRACE file, on
 # one line (a boot's start depends on how fast its script sets up).
-trace_order() { grep -v boot-start "$1" | paste -sd' '; }
+trace_order() { grep -v 'boot-start\|configure' "$1" | paste -sd' '; }
 
 # A commit boots in the background while the next one builds; the
 # rows, and the failure reported, are still those of a serial run.
@@ -903,7 +924,9 @@ test_cold_cost() {
 			>"$W/linux/kernel/cold_$f.c"
 		echo "kernel/cold_$f.c" >>"$W/linux/real-objs"
 	done
-	git -C "$W/linux" add -f real-objs include kernel &&
+	# the fake tree's own objects (which get a .cmd too) stay out
+	(cd "$W/linux" && git ls-files 'kernel/*.c') >"$W/linux/not-built"
+	git -C "$W/linux" add -f real-objs not-built include kernel &&
 		git -C "$W/linux" commit -q -m "kernel: four objects" -m "Signed-off-by: Selftest <selftest@example.org>" &&
 		sed -i 's/SHARED_UNUSED 1/SHARED_UNUSED 2/' "$W/linux/include/linux/shared.h" &&
 		git -C "$W/linux" commit -q -a -m "kernel: a macro nobody expands" -m "Signed-off-by: Selftest <selftest@example.org>" &&
@@ -1223,6 +1246,7 @@ for s in "${suites[@]}"; do
 	[ "$f" = 0 ] || { printf '%s\n' "$out" | tail -n 30 | sed 's/^/    # /'; failures="$failures $s"; }
 	passed=$((passed + p)) failed=$((failed + f))
 done
+slowest_cases
 echo "selftest: $(( SECONDS - start ))s${failures:+, failed:$failures}"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
