@@ -169,6 +169,8 @@ target("this_cpu_inc/add, this_cpu_ptr on alloc_percpu, head / base", "1.00",
        figs(lambda k: k.startswith("this_cpu_") and "/alloc_percpu" in k), r_hb, lambda x: x <= 1.005)
 target("sum over all CPUs, CPU_PTR / per_cpu_ptr", "< 1.00",
        figs(lambda k: k.startswith("sum_cpus/cpu_alloc")), r_ca, lambda x: x < 1.0)
+target("sum over all CPUs with per_cpu_ptr(), per_cpu() (static), head / base", "<= 1.00",
+       figs(lambda k: k.startswith(("sum_cpus/alloc_percpu", "sum_cpus/static"))), r_hb, lambda x: x <= 1.005)
 target("SLUB kmalloc, kfree, pairs, head / base", "<= 1.00",
        figs(lambda k: k.startswith(("kmalloc", "kfree"))), r_hb, lambda x: x <= 1.005)
 target("per-cpu memory after boot (Percpu: + cpu_alloc mapped), head / base", "<= 1.00",

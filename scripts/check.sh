@@ -228,8 +228,10 @@ if [ "${I386:-1}" = 1 ] && [ $np -gt 0 ]; then
 	git -C "$co" checkout -q -f --detach "$base"
 fi
 
-# --- CPU_PTR() loads nothing -------------------------------------------
-probe=cpu_alloc_test_cpu_ptr
+# --- CPU_PTR() and per_cpu_ptr() load nothing ---------------------------
+# cpu_alloc_test_cpu_ptr() is CPU_PTR() (0003 on); cpu_alloc_test_per_cpu_ptr()
+# is per_cpu_ptr(), checked where the head has it (0044 on: per_cpu_offset()
+# is the formula).
 head=$(kgit rev-parse "$BRANCH")
 if [ $np -gt 0 ] && kgit cat-file -e "$head:mm/cpu_alloc_test.c" 2>/dev/null; then
 	if [ "$(cat "$O/.cpu-alloc-built" 2>/dev/null)" != "$head" ]; then
@@ -240,20 +242,29 @@ if [ $np -gt 0 ] && kgit cat-file -e "$head:mm/cpu_alloc_test.c" 2>/dev/null; th
 	fi
 	obj=$O/mm/cpu_alloc_test.o
 	[ -f "$obj" ] || die "no $obj" "the probe needs CONFIG_CPU_ALLOC_KUNIT_TEST=y (qemu/cpu_alloc.config)"
-	objdump -d --no-show-raw-insn "$obj" |
-		awk -v f="<$probe>:" '$2 == f { on = 1; next } on && /^$/ { on = 0 } on' >"$LOGS/cpu_ptr-probe.txt"
-	[ -s "$LOGS/cpu_ptr-probe.txt" ] || die "no $probe in $obj" "it is in mm/cpu_alloc_test.c (0003)"
-	# mnemonic and operands of each instruction; a memory operand has
-	# parentheses or is a bare address (no $), jumps and calls aside
-	loads=$(awk -F'\t' '{ print $2 }' "$LOGS/cpu_ptr-probe.txt" |
-		awk '$1 !~ /^(lea|nop|endbr|int3|ret|j|call)/ && ($2 ~ /\(/ || $2 ~ /(^|,)(%[a-z]s:)?-?0x[0-9a-f]+(,|$)/)' || true)
-	if [ -n "$loads" ]; then
-		info FAIL "CPU_PTR() probe ${head:0:12}: memory accesses in $probe"
-		echo "$loads" | sed 's/^/    /'
-		fail=1
-	else
-		info OK "CPU_PTR() probe ${head:0:12}: $(wc -l <"$LOGS/cpu_ptr-probe.txt") instructions, no memory access"
-	fi
+	objdump -d --no-show-raw-insn "$obj" >"$LOGS/cpu_alloc_test.dis"
+	for probe in cpu_alloc_test_cpu_ptr cpu_alloc_test_per_cpu_ptr; do
+		what="CPU_PTR()"
+		[ $probe = cpu_alloc_test_cpu_ptr ] || what="per_cpu_ptr()"
+		out=$LOGS/${probe#cpu_alloc_test_}-probe.txt
+		awk -v f="<$probe>:" '$2 == f { on = 1; next } on && /^$/ { on = 0 } on' \
+			"$LOGS/cpu_alloc_test.dis" >"$out"
+		if [ ! -s "$out" ]; then
+			[ $probe = cpu_alloc_test_cpu_ptr ] || continue
+			die "no $probe in $obj" "it is in mm/cpu_alloc_test.c (0003)"
+		fi
+		# mnemonic and operands of each instruction; a memory operand has
+		# parentheses or is a bare address (no $), jumps and calls aside
+		loads=$(awk -F'\t' '{ print $2 }' "$out" |
+			awk '$1 !~ /^(lea|nop|endbr|int3|ret|j|call)/ && ($2 ~ /\(/ || $2 ~ /(^|,)(%[a-z]s:)?-?0x[0-9a-f]+(,|$)/)' || true)
+		if [ -n "$loads" ]; then
+			info FAIL "$what probe ${head:0:12}: memory accesses in $probe"
+			echo "$loads" | sed 's/^/    /'
+			fail=1
+		else
+			info OK "$what probe ${head:0:12}: $(wc -l <"$out") instructions, no memory access"
+		fi
+	done
 fi
 
 # --- CPU_FREE() of a void pointer does not build ------------------------

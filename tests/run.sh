@@ -880,6 +880,19 @@ test_check_cpu_ptr_probe() {
 	git -C "$W/linux" commit -q -a -m "mm: cpu_alloc: a table" -m "Signed-off-by: Selftest <selftest@example.org>" &&
 		expect_ok mk export || return 1
 	expect_fail "a load in the probe" mk check SPARSE=0 I386=0 && says "memory accesses in cpu_alloc_test_cpu_ptr" || return 1
+	# per_cpu_ptr()'s probe, where the head has it: a table load fails too
+	printf '%s\n' "extern unsigned long tab[];" \
+		"unsigned long cpu_alloc_test_cpu_ptr(unsigned long p, unsigned int cpu) { return 0xfffffe8000000000UL + p + ((unsigned long)cpu << 21); }" \
+		"unsigned long cpu_alloc_test_per_cpu_ptr(unsigned long p, unsigned int cpu) { return tab[cpu] + p; }" \
+		>"$W/linux/mm/cpu_alloc_test.c"
+	git -C "$W/linux" commit -q -a -m "mm: cpu_alloc: per_cpu_ptr() from a table" -m "Signed-off-by: Selftest <selftest@example.org>" &&
+		expect_ok mk export || return 1
+	expect_fail "a load in per_cpu_ptr()" mk check SPARSE=0 I386=0 && says "OK      CPU_PTR() probe" &&
+		says "memory accesses in cpu_alloc_test_per_cpu_ptr" || return 1
+	sed -i 's/return tab\[cpu\] + p;/return 0xfffffe8000000000UL + p + ((unsigned long)cpu << 21);/' "$W/linux/mm/cpu_alloc_test.c"
+	git -C "$W/linux" commit -q -a -m "mm: cpu_alloc: per_cpu_ptr() computed" -m "Signed-off-by: Selftest <selftest@example.org>" &&
+		expect_ok mk export || return 1
+	expect_ok mk check SPARSE=0 I386=0 && says "OK      per_cpu_ptr() probe" || return 1
 	# a head without the test file has no probe to check
 	git -C "$W/linux" rm -q mm/cpu_alloc_test.c && git -C "$W/linux" commit -q -m "mm: cpu_alloc: drop the test" \
 		-m "Signed-off-by: Selftest <selftest@example.org>" && expect_ok mk export || return 1

@@ -479,6 +479,30 @@ static noinline u64 loop_sum_per_cpu_ptr(u32 __percpu *p, unsigned long n, u32 *
 	return t;
 }
 
+/*
+ * A static per-cpu counter (the module's .data..percpu), summed over every
+ * possible CPU with per_cpu(): per_cpu_offset() loads __per_cpu_offset[cpu]
+ * on the base, and is computed from the cpu area on the head.
+ */
+static DEFINE_PER_CPU(u32, bench_static_count);
+
+static noinline u64 loop_sum_static(unsigned long n, u32 *res)
+{
+	unsigned long i;
+	u32 sum = 0;
+	u64 t = now();
+	int cpu;
+
+	for (i = 0; i < n; i++) {
+		for_each_possible_cpu(cpu)
+			sum += READ_ONCE(per_cpu(bench_static_count, cpu));
+		barrier();
+	}
+	t = now() - t;
+	*res = sum;
+	return t;
+}
+
 #if HAVE_CA
 static noinline u64 loop_THIS_CPU(u32 __percpu *p, unsigned long n)
 {
@@ -545,6 +569,7 @@ static void bench_this_cpu(void)
 		report(BEST(loop_THIS_CPU(pc, n)), n, "this_cpu_ptr/cpu_alloc");
 #endif
 	report(BEST(loop_sum_per_cpu_ptr(pp, ns, &res)), ns, "sum_cpus/alloc_percpu/%u", nr_cpu_ids);
+	report(BEST(loop_sum_static(ns, &res)), ns, "sum_cpus/static/%u", nr_cpu_ids);
 #if HAVE_CA
 	if (pc) {
 		report(BEST(loop_sum_CPU_PTR(pc, ns, &res)), ns, "sum_cpus/cpu_alloc/%u", nr_cpu_ids);
