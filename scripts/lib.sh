@@ -309,20 +309,18 @@ config_inputs() {
 # the .config's own hash: a .config edited since is configured again).
 # Configuring takes about 7 s and a build after it re-reads the config;
 # between most commits of the series nothing it reads changes.
-# config_done O then records the .config a build left.
+# config_done O then records the .config a build left, with the inputs
+# configure_once hashed (CONFIG_INPUTS).
 configure_once() {
-	local want have
-	if [ -f "$2/.config" ] && [ -f "$2/.cpu-alloc-config" ] && [ "${FRESH_CONFIG:-0}" != 1 ]; then
-		want="$(config_inputs "$1") $(sha256sum <"$2/.config" | cut -c1-16)"
-		have=$(cat "$2/.cpu-alloc-config")
-		[ "$want" = "$have" ] && return 0
+	CONFIG_INPUTS=$(config_inputs "$1")
+	if [ -f "$2/.config" ] && [ "${FRESH_CONFIG:-0}" != 1 ] &&
+		[ "$CONFIG_INPUTS $(sha256sum <"$2/.config" | cut -c1-16)" = "$(cat "$2/.cpu-alloc-config" 2>/dev/null)" ]; then
+		return 0
 	fi
 	rm -f "$2/.cpu-alloc-config"
 	configure "$@"
-	CONFIG_INPUTS=$(config_inputs "$1")
 }
 config_done() {
-	[ -n "${CONFIG_INPUTS:-}" ] || CONFIG_INPUTS=$(config_inputs "$CHECKOUT")
 	echo "$CONFIG_INPUTS $(sha256sum <"$1/.config" | cut -c1-16)" >"$1/.cpu-alloc-config"
 }
 
@@ -383,8 +381,7 @@ sparse_objs() {
 		cmd=$(compile_cmd "$cmd" | sed -E -e 's/^([^ -][^ ]* +)+//' -e 's/ -c -o [^ ]+ / /')
 		(cd "$o" && eval "sparse $checkflags $cmd") >"$out/${#pids[@]}" 2>&1 &
 		pids+=($!)
-		# $JOBS at once, as make -j would
-		while [ "$(jobs -rp | wc -l)" -ge "${JOBS:-2}" ]; do wait -n || true; done
+		job_slot
 	done
 	for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
 	cat "$out"/* 2>/dev/null | diag_lines sparse "$dir"
