@@ -32,6 +32,11 @@
 #   - dmatest=<tests>/<failures>:memcpy_count=<a>-><b>,bytes=<c>-><d>
 #     with tests, no failures and both counters moved, where the kernel
 #     has dmatest and the software memcpy channels (SW_MEMCPY_DMA);
+#   - generic=mount=50/50,aio=50,irqs=<a>-><b>,counts_back=yes where the
+#     kernel has AIO and TMPFS: 50 tmpfs mounts (each remounted read-only)
+#     and 50 aio contexts, users of the generic conversions, were made and
+#     freed, cpu_alloc's object and byte counts came back, and the sum of
+#     /proc/interrupts was above 0 and did not go down;
 #   - memory cgroups: the kernel's tools/testing/selftests/cgroup/test_kmem
 #     (built statically from $SRC into the initramfs, with the main() of
 #     qemu/test_kmem_main.c) ran with CONFIG_MEMCG, skipped the tests
@@ -341,6 +346,17 @@ case "$dmatest" in
 	;;
 *) problems="$problems dmatest=$dmatest" ;;
 esac
+g=$(field generic)
+if [[ $g =~ ^mount=50/50,aio=50,irqs=([0-9]+)-\>([0-9]+),counts_back=yes$ ]]; then
+	[ "${BASH_REMATCH[1]}" -gt 0 ] && [ "${BASH_REMATCH[2]}" -ge "${BASH_REMATCH[1]}" ] ||
+		problems="$problems generic-irqs($g)"
+elif [ -z "$g" ] || [ "$g" = absent ]; then
+	if config_has CONFIG_AIO && config_has CONFIG_TMPFS; then
+		problems="$problems generic-not-run(generic=${g:-none})"
+	fi
+else
+	problems="$problems generic=$g"
+fi
 # Memory cgroups: the kernel's test_kmem, the charge of an accounted
 # object, and the unprivileged exhaustion test.
 v=$(field test_kmem)

@@ -3,7 +3,7 @@
 # make convert-report: the alloc_percpu-family call sites still in the
 # tree at a revision, i.e. what is left to move to cpu_alloc.
 #
-#   scripts/convert-report.sh [REV]      REV defaults to $BRANCH
+#   scripts/convert-report.sh [REV]      REV defaults to $REV, then $BRANCH
 #
 # Counts every call of alloc_percpu(), alloc_percpu_gfp(),
 # __alloc_percpu() and __alloc_percpu_gfp() in the kernel sources of
@@ -13,9 +13,11 @@
 #     mm/page_alloc.c:7279: alloc_percpu(struct per_cpu_nodestat);
 #   ...
 #   remaining alloc_percpu-family call sites: N in M files
+#   free_percpu() calls left: F
 #
 # Not counted: the definitions (include/linux/percpu.h, mm/percpu*.c),
-# comment lines, Documentation/, and tools/ (user-space copies of the
+# the allocator's own fallback and tests (include/linux/cpu_alloc.h,
+# mm/cpu_alloc*.c: they call alloc_percpu() on purpose), comment lines, Documentation/, and tools/ (user-space copies of the
 # API, e.g. the rcutorture CBMC model).  A call written over several
 # lines counts once, at the line of its name.  Settings: SRC, BRANCH as
 # in lib.sh.
@@ -23,15 +25,18 @@
 
 [ $# -le 1 ] || die "usage: $0 [REV]"
 [ -d "$SRC/.git" ] || die "no kernel tree in $SRC" "run: make tree"
-REV=${1:-$BRANCH}
+REV=${1:-${REV:-$BRANCH}}
 id=$(resolve "$REV")
 
 # A call: the name, not preceded by an identifier character, then "(".
 RE='(^|[^A-Za-z0-9_])(__)?alloc_percpu(_gfp)?[[:space:]]*\('
 
-kgit grep -n -I -E "$RE" "$id" -- . \
-	':(exclude)include/linux/percpu.h' ':(exclude)mm/percpu*.c' \
-	':(exclude)Documentation' ':(exclude)tools' |
+# What is not counted (see above).
+EXCLUDE=(':(exclude)include/linux/percpu.h' ':(exclude)mm/percpu*.c'
+	 ':(exclude)include/linux/cpu_alloc.h' ':(exclude)mm/cpu_alloc*.c'
+	 ':(exclude)Documentation' ':(exclude)tools')
+
+kgit grep -n -I -E "$RE" "$id" -- . "${EXCLUDE[@]}" |
 	sed "s|^$id:||" |
 	awk -F: '
 	{
@@ -60,3 +65,7 @@ kgit grep -n -I -E "$RE" "$id" -- . \
 		}
 		printf "remaining alloc_percpu-family call sites: %d in %d files\n", total, nfiles
 	}'
+# free_percpu() calls (not the definition, not comment lines)
+frees=$(kgit grep -h -I -E '(^|[^A-Za-z0-9_])free_percpu[[:space:]]*\(' "$id" -- . "${EXCLUDE[@]}" |
+	grep -c -v -E '^[[:space:]]*(\*|/\*|//)' || true)
+echo "free_percpu() calls left: $frees"

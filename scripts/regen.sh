@@ -15,11 +15,15 @@
 # ($REGEN_WT, default $WORK/regen): other commits are cherry-picked as
 # they are; a generated commit is re-made by running spatch with the
 # .cocci header's "// Options:" on the paths of its "// Files:" lines
-# (there may be several; a directory means its *.c and *.h files;
-# spatch runs once per file, so that a rule's dependencies and the
-# include rule see one file at a time), on the file's absolute path from
+# (there may be several; a directory means those of its *.c and *.h
+# files that name the API; spatch runs once per file, so that a rule's
+# dependencies and the include rule see one file at a time), on the file's absolute path from
 # the directory $COCCI: spatch 1.1.1 looks for the .cocci's
 # #include "lib/cpu_alloc.cocci" in the current directory only.
+# A conversion whose header says "// Targets: collected" gets a first
+# pass, spatch -D collect over the same files, that writes the targets
+# it finds from their allocations to $LOGS/regen/NAME.targets; the
+# patch pass reads them ($CPU_ALLOC_TARGETS).
 # Its message is rebuilt from the header: the /// lines
 # (subject, blank, body), a blank line, the Semantic-patch: trailer, then
 # the other trailers of the stored commit (Signed-off-by: ...).  Author,
@@ -88,7 +92,12 @@ message() {
 	fi
 }
 
-# expand_files NAME: the files of the "// Files:" line, one a line.
+# The functions a conversion rewrites: a file that names none of them
+# has nothing to convert.
+API_NAMES='(__)?alloc_percpu(_gfp)?|free_percpu|(per|this|raw)_cpu_ptr'
+
+# expand_files NAME: the files of the "// Files:" line, one a line; a
+# directory gives those of its *.c and *.h files that name the API.
 expand_files() {
 	local f=$COCCI/$1.cocci p files
 	# several "// Files:" lines add up
@@ -96,7 +105,9 @@ expand_files() {
 	[ -n "$files" ] || die "$f has no '// Files:' line"
 	for p in $files; do
 		if [ -d "$WT/$p" ]; then
-			git -C "$WT" ls-files -- "$p/*.c" "$p/*.h"
+			# only the files that name the API: no other has a site,
+			# and spatch parses every file it is given
+			git -C "$WT" grep -l -w -E "$API_NAMES" -- "$p/*.c" "$p/*.h" || true
 		elif [ -f "$WT/$p" ]; then
 			echo "$p"
 		else
@@ -113,12 +124,28 @@ apply_cocci() {
 	wt=$(cd "$WT" && pwd)
 	mkdir -p "$RLOG"
 	: >"$RLOG/$name.log"
+	expand_files "$name" >"$RLOG/$name.files"
+	# "// Targets: collected": a first pass over all the files finds the
+	# targets from their allocations (-D collect, see
+	# coccinelle/lib/cpu_alloc.cocci), then the patch pass reads them.
+	if [ "$(cocci_meta "$f" Targets)" = collected ]; then
+		export CPU_ALLOC_TARGETS=$RLOG/$name.targets
+		: >"$CPU_ALLOC_TARGETS"
+		while read -r file; do
+			# shellcheck disable=SC2086 # Options are passed verbatim
+			(cd "$COCCI" && vrun "$SPATCH" --sp-file "$f" -D collect $opts "$wt/$file") \
+				>>"$RLOG/$name.log" 2>&1 ||
+				die "spatch -D collect failed on $file with $name.cocci" "see: $RLOG/$name.log"
+		done <"$RLOG/$name.files"
+		LC_ALL=C sort -u -o "$CPU_ALLOC_TARGETS" "$CPU_ALLOC_TARGETS"
+	fi
 	while read -r file; do
 		# shellcheck disable=SC2086 # Options are passed verbatim
 		(cd "$COCCI" && vrun "$SPATCH" --sp-file "$f" -D patch $opts --in-place "$wt/$file") \
 			>>"$RLOG/$name.log" 2>&1 ||
 			die "spatch failed on $file with $name.cocci" "see: $RLOG/$name.log"
-	done < <(expand_files "$name")
+	done <"$RLOG/$name.files"
+	unset CPU_ALLOC_TARGETS
 	grep -E -i '^(error|fatal)|exception|python failure' "$RLOG/$name.log" &&
 		die "spatch reported errors with $name.cocci" "see: $RLOG/$name.log"
 	return 0

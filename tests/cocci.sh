@@ -112,14 +112,20 @@ for dir in "$CASES"/*/; do
 		[ -f "$dir/expected.report" ] && cp "$dir/$file" "$TMP/r/$case/"
 	done <"$TMP/files.$case"
 done
-[ ${#cases[@]} -gt 0 ] || { echo "not ok - no case named $*"; exit 1; }
+if [ ${#cases[@]} = 0 ] && [[ " $* " != *" collect "* ]]; then
+	echo "not ok - no case named $*"
+	exit 1
+fi
 
-# shellcheck disable=SC2086 # Options are passed verbatim
-spatch_run "$TMP/patch" "$SP" -D patch $opts --in-place --dir "$TMP/b"
-patch_rc=$?
-# shellcheck disable=SC2086
-spatch_run "$TMP/report" "$SP" -D report $opts --dir "$TMP/r"
-report_rc=$?
+patch_rc=0 report_rc=0
+if [ ${#cases[@]} -gt 0 ]; then
+	# shellcheck disable=SC2086 # Options are passed verbatim
+	spatch_run "$TMP/patch" "$SP" -D patch $opts --in-place --dir "$TMP/b"
+	patch_rc=$?
+	# shellcheck disable=SC2086
+	spatch_run "$TMP/report" "$SP" -D report $opts --dir "$TMP/r"
+	report_rc=$?
+fi
 
 # check CASE KIND GOT: compare GOT with tests/cocci/CASE/expected.KIND.
 check() {
@@ -134,7 +140,7 @@ check() {
 	fi
 }
 
-for case in "${cases[@]}"; do
+for case in "${cases[@]+"${cases[@]}"}"; do
 	if [ ! -s "$TMP/files.$case" ]; then
 		echo "no .c or .h file in tests/cocci/$case" >"$TMP/why"
 		not_ok "patch $case"
@@ -160,6 +166,55 @@ for case in "${cases[@]}"; do
 		check "$case" report "$TMP/got.report"
 	fi
 done
+
+# The collect mode (configure(collected=True), "// Targets: collected"),
+# as scripts/regen.sh runs it: tests/cocci-collect/collect.cocci with
+# -D collect on each file, then -D patch on each file with the targets
+# the first pass wrote.  The sorted targets must be expected.targets,
+# the result expected.patch.
+CC=$HERE/cocci-collect
+if [ $# = 0 ] || [[ " $* " = *" collect "* ]]; then
+	mkdir -p "$TMP/c/a" "$TMP/c/b"
+	copts=$(sed -n 's|^// Options:[[:space:]]*||p' "$CC/collect.cocci" | head -n1)
+	export CPU_ALLOC_TARGETS=$TMP/c/targets
+	: >"$CPU_ALLOC_TARGETS"
+	cfiles=$(cd "$CC" && ls -- *.c *.h | LC_ALL=C sort)
+	rc=0
+	for file in $cfiles; do
+		cp "$CC/$file" "$TMP/c/a/"
+		cp "$CC/$file" "$TMP/c/b/"
+	done
+	for mode in collect patch; do
+		for file in $cfiles; do
+			# shellcheck disable=SC2086 # Options are passed verbatim
+			spatch_run "$TMP/c/$mode.$file" "$CC/collect.cocci" -D $mode $copts \
+				$([ $mode = patch ] && echo --in-place) "$TMP/c/b/$file" || rc=1
+		done
+		[ $mode = collect ] && LC_ALL=C sort -u -o "$CPU_ALLOC_TARGETS" "$CPU_ALLOC_TARGETS"
+	done
+	unset CPU_ALLOC_TARGETS
+	if [ "$rc" != 0 ]; then
+		cat "$TMP"/c/*.err | tail -n 20 >"$TMP/why"
+		not_ok "collect targets"
+		not_ok "collect patch"
+	else
+		check_in() {
+			if [ "$UPDATE" = 1 ]; then
+				cp "$3" "$CC/expected.$2"
+				ok "collect $2 (expected.$2 written)"
+			elif diff -u --label "expected/$2" --label "got/$2" "$CC/expected.$2" "$3" >"$TMP/why" 2>&1; then
+				ok "collect $2"
+			else
+				not_ok "collect $2"
+			fi
+		}
+		check_in collect targets "$TMP/c/targets"
+		for file in $cfiles; do
+			diff -u --label "a/$file" --label "b/$file" "$TMP/c/a/$file" "$TMP/c/b/$file"
+		done >"$TMP/c/got.patch"
+		check_in collect patch "$TMP/c/got.patch"
+	fi
+fi
 
 echo "# $passed passed, $failed failed"
 [ "$failed" = 0 ]

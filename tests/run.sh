@@ -479,6 +479,23 @@ dmatest=error-22|dmatest=error-22
 EOT
 }
 
+test_boot_generic() {
+	expect_ok mk tree && expect_ok mk build || return 1
+	local ok="generic=mount=50/50,aio=50,irqs=120->180,counts_back=yes"
+	# without aio or tmpfs, absent passes
+	fake_verdict "PASS cpus=4/4" && expect_ok mk boot || return 1
+	printf 'CONFIG_AIO=y\nCONFIG_TMPFS=y\n' >>"$W/build/.config"
+	fake_verdict "PASS cpus=4/4 $ok" && expect_ok mk boot && says "$ok" || return 1
+	bad_verdicts "cpus=4/4 " true <<EOT || return 1
+generic=mount=49/49,aio=50,irqs=120->180,counts_back=yes|generic=mount=49/49,aio=50,irqs=120->180,counts_back=yes
+generic=mount=50/50,aio=0,irqs=120->180,counts_back=yes|generic=mount=50/50,aio=0,irqs=120->180,counts_back=yes
+generic=mount=50/50,aio=50,irqs=120->180,counts_back=no|generic=mount=50/50,aio=50,irqs=120->180,counts_back=no
+generic=mount=50/50,aio=50,irqs=0->0,counts_back=yes|generic-irqs(mount=50/50,aio=50,irqs=0->0,counts_back=yes)
+generic=mount=50/50,aio=50,irqs=180->120,counts_back=yes|generic-irqs(mount=50/50,aio=50,irqs=180->120,counts_back=yes)
+cpus=4/4|generic-not-run(generic=none)
+EOT
+}
+
 # The host judges the fail_cpu_alloc fields: leaks and bad results
 # fail; zero calls fail only where the commit converted the user.
 test_boot_inject_fields() {

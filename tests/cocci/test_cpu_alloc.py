@@ -170,6 +170,85 @@ class TestIncludes(unittest.TestCase):
         self.assertEqual(ca.linux_includes(f), [0])
 
 
+class TestCollect(unittest.TestCase):
+    """The collect mode: targets from their allocations."""
+
+    def setUp(self):
+        ca.keys.clear()
+        ca.local_allocs.clear()
+        fd, self.name = tempfile.mkstemp()
+        os.close(fd)
+        os.environ[ca.TARGETS_ENV] = self.name
+
+    def tearDown(self):
+        os.unlink(self.name)
+        del os.environ[ca.TARGETS_ENV]
+        ca.keys.clear()
+        ca.local_allocs.clear()
+
+    def test_split_target(self):
+        self.assertEqual(ca.split_target("net -> ct . stat"), ("stat", False, True))
+        self.assertEqual(ca.split_target("desc[i].kstat_irqs"), ("kstat_irqs", False, True))
+        self.assertEqual(ca.split_target("td->buckets[READ]"), ("buckets", True, True))
+        self.assertEqual(ca.split_target("pcpu [ i ]"), ("pcpu", True, False))
+        self.assertEqual(ca.split_target("tick_work_cpu"), ("tick_work_cpu", False, False))
+        self.assertIsNone(ca.split_target("*p"))
+
+    def test_is_alloc(self):
+        self.assertTrue(ca.is_alloc("alloc_percpu ( int )"))
+        self.assertTrue(ca.is_alloc("( char __percpu * ) alloc_percpu ( t )"))
+        self.assertTrue(ca.is_alloc("__alloc_percpu_gfp(sz, 8, gfp)"))
+        self.assertFalse(ca.is_alloc("kmalloc(sz, gfp)"))
+        self.assertFalse(ca.is_alloc("my_alloc_percpu(sz)"))
+
+    def test_odd(self):
+        self.assertFalse(ca.alloc_text_is_odd("alloc_percpu(struct foo)", "f->s"))
+        self.assertFalse(ca.alloc_text_is_odd("__alloc_percpu(sizeof(*f->s), 8)", "f -> s"))
+        self.assertFalse(ca.alloc_text_is_odd("__alloc_percpu(sizeof (f->s[0]), 8)", "f->s"))
+        # a type's size need not be the size of what the target points to
+        self.assertTrue(ca.alloc_text_is_odd("__alloc_percpu(sizeof(struct foo), 8)", "f->s"))
+        self.assertTrue(ca.alloc_text_is_odd("__alloc_percpu(n * sizeof(*f->s), 8)", "f->s"))
+        self.assertTrue(ca.alloc_text_is_odd("__alloc_percpu_gfp(size, align(x, y), gfp)", "p"))
+        self.assertTrue(ca.alloc_text_is_odd("(unsigned long)__alloc_percpu(sizeof(long), 8)", "r"))
+        self.assertEqual(ca.first_arg("f(a(b, c), d)"), "a(b, c)")
+
+    def test_round_trip(self):
+        ca.collect_alloc("f->stats", "alloc_percpu(T)", pos("f_init"))
+        ca.local_alloc(pos("f_test", line="20"))
+        ca.collect_alloc("pcpu[i]", "__alloc_percpu(n, 8)", pos("f_test", line="20"))
+        ca.collect_alloc("hits", "alloc_percpu(int)", pos("f_init", line="30"))
+        ca.collect_alloc("g->blob", "__alloc_percpu(sizeof(*g->blob), 8)", pos("f_init"))
+        ca.collect_alloc("g->blob", "__alloc_percpu(size, 8)", pos("g_init"))
+        ca.write_collected()
+        ca.configure(subject="t", collected=True)
+        self.assertTrue(ca.is_tgt("x->stats", pos("any")))
+        self.assertTrue(ca.is_tgt("x.stats", pos("any")))
+        self.assertFalse(ca.is_tgt("x->stats2", pos("any")))
+        self.assertFalse(ca.is_tgt("x->stats[1]", pos("any")))
+        self.assertTrue(ca.is_tgt("hits", pos("other")))
+        self.assertTrue(ca.is_tgt("pcpu[j]", pos("f_test")))
+        self.assertFalse(ca.is_tgt("pcpu[j]", pos("f_other")))
+        self.assertFalse(ca.is_odd("x->stats", pos("any")))
+        # one odd allocation makes every allocation of the name odd
+        self.assertTrue(ca.is_odd("y->blob", pos("any")))
+        self.assertTrue(ca.is_odd("pcpu[0]", pos("f_test")))
+
+    def test_store(self):
+        ca.local_alloc(pos("f_init"))
+        ca.collect_alloc("m", "alloc_percpu(T)", pos("f_init"))
+        ca.collect_store("f->moved", "m", pos("f_init", line="40"))
+        ca.collect_store("f->other", "n", pos("f_init", line="41"))
+        ca.collect_store("copy", "m", pos("f_init", line="42"))
+        self.assertEqual(ca.keys, {("local", "f_init", "m", False, False),
+                                   ("field", "", "moved", False, False)})
+
+    def test_needs_file(self):
+        del os.environ[ca.TARGETS_ENV]
+        with self.assertRaises(RuntimeError):
+            ca.configure(subject="t", collected=True)
+        os.environ[ca.TARGETS_ENV] = self.name
+
+
 class TestConversions(unittest.TestCase):
     """The configuration of every coccinelle/*.cocci: its
     @initialize:python@ rule calls configure() with a valid setting."""
@@ -198,7 +277,23 @@ def check_conversion(test, path):
             break
         lines.append(l)
     ca.SUBJECT = None
-    exec("\n".join(lines), {"configure": ca.configure})
+    code = "\n".join(lines)
+    collected = "collected=True" in code
+    test.assertEqual(collected, "\n// Targets: collected\n" in text,
+                     "configure(collected=True) if and only if '// Targets: collected'")
+    if collected:
+        # what a collect pass would have found
+        fd, name = tempfile.mkstemp()
+        os.write(fd, b"field\t\tstats\t0\t0\n")
+        os.close(fd)
+        os.environ[ca.TARGETS_ENV] = name
+        try:
+            exec(code, {"configure": ca.configure})
+        finally:
+            os.unlink(name)
+            del os.environ[ca.TARGETS_ENV]
+    else:
+        exec(code, {"configure": ca.configure})
     test.assertTrue(ca.SUBJECT, "configure() names the SUBJECT")
     test.assertTrue(ca.TARGET is not None or ca.VARS, "a TARGET or VARS")
     for w, v in ca.VARS:
