@@ -17,9 +17,10 @@
 # .cocci header's "// Options:" on the paths of its "// Files:" lines
 # (there may be several; a directory means those of its *.c and *.h
 # files that name the API; spatch runs once per file, so that a rule's
-# dependencies and the include rule see one file at a time), on the file's absolute path from
-# the directory $COCCI: spatch 1.1.1 looks for the .cocci's
-# #include "lib/cpu_alloc.cocci" in the current directory only.
+# dependencies and the include rule see one file at a time), on the
+# file's absolute path from the directory $COCCI: spatch 1.1.1 looks
+# for the .cocci's #include "lib/cpu_alloc.cocci" in the current
+# directory only.
 # A conversion whose header says "// Targets: collected" gets a first
 # pass, spatch -D collect over the same files, that writes the targets
 # it finds from their allocations to $LOGS/regen/NAME.targets; the
