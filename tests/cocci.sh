@@ -127,9 +127,10 @@ if [ ${#cases[@]} -gt 0 ]; then
 	report_rc=$?
 fi
 
-# check CASE KIND GOT: compare GOT with tests/cocci/CASE/expected.KIND.
+# check CASE KIND GOT [DIR]: compare GOT with DIR/expected.KIND (DIR:
+# tests/cocci/CASE by default).
 check() {
-	local dir=$CASES/$1
+	local dir=${4:-$CASES/$1}
 	if [ "$UPDATE" = 1 ]; then
 		cp "$3" "$dir/expected.$2"
 		ok "$2 $1 (expected.$2 written)"
@@ -195,24 +196,14 @@ if [ $# = 0 ] || [[ " $* " = *" collect "* ]]; then
 	unset CPU_ALLOC_TARGETS
 	if [ "$rc" != 0 ]; then
 		cat "$TMP"/c/*.err | tail -n 20 >"$TMP/why"
-		not_ok "collect targets"
-		not_ok "collect patch"
+		not_ok "targets collect"
+		not_ok "patch collect"
 	else
-		check_in() {
-			if [ "$UPDATE" = 1 ]; then
-				cp "$3" "$CC/expected.$2"
-				ok "collect $2 (expected.$2 written)"
-			elif diff -u --label "expected/$2" --label "got/$2" "$CC/expected.$2" "$3" >"$TMP/why" 2>&1; then
-				ok "collect $2"
-			else
-				not_ok "collect $2"
-			fi
-		}
-		check_in collect targets "$TMP/c/targets"
+		check collect targets "$TMP/c/targets" "$CC"
 		for file in $cfiles; do
 			diff -u --label "a/$file" --label "b/$file" "$TMP/c/a/$file" "$TMP/c/b/$file"
 		done >"$TMP/c/got.patch"
-		check_in collect patch "$TMP/c/got.patch"
+		check collect patch "$TMP/c/got.patch" "$CC"
 	fi
 fi
 

@@ -194,7 +194,8 @@ def collect_store(x, v, p):
     """X = V, where V is a collected local variable: X is a target too
     (a member or a global; a local is followed by the patch mode)."""
     odd = is_collected_local(v, p)
-    if odd is not None and split_target(x) is not None and split_target(x)[2]:
+    t = split_target(x)
+    if odd is not None and t is not None and t[2]:
         collect(x, p, False, odd)
 
 
