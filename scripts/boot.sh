@@ -32,9 +32,9 @@
 #   - dmatest=<tests>/<failures>:memcpy_count=<a>-><b>,bytes=<c>-><d>
 #     with tests, no failures and both counters moved, where the kernel
 #     has dmatest and the software memcpy channels (SW_MEMCPY_DMA);
-#   - generic=mount=50/50,aio=50,irqs=<a>-><b>,counts_back=yes where the
-#     kernel has AIO and TMPFS: 50 tmpfs mounts (each remounted read-only)
-#     and 50 aio contexts, users of the generic conversions, were made and
+#   - generic=mount=20/20,aio=20,irqs=<a>-><b>,counts_back=yes where the
+#     kernel has AIO and TMPFS: 20 tmpfs mounts (each remounted read-only)
+#     and 20 aio contexts, users of the generic conversions, were made and
 #     freed, cpu_alloc's object and byte counts came back, and the sum of
 #     /proc/interrupts was above 0 and did not go down;
 #   - memory cgroups: the kernel's tools/testing/selftests/cgroup/test_kmem
@@ -347,7 +347,7 @@ case "$dmatest" in
 *) problems="$problems dmatest=$dmatest" ;;
 esac
 g=$(field generic)
-if [[ $g =~ ^mount=50/50,aio=50,irqs=([0-9]+)-\>([0-9]+),counts_back=yes$ ]]; then
+if [[ $g =~ ^mount=20/20,aio=20,irqs=([0-9]+)-\>([0-9]+),counts_back=yes$ ]]; then
 	[ "${BASH_REMATCH[1]}" -gt 0 ] && [ "${BASH_REMATCH[2]}" -ge "${BASH_REMATCH[1]}" ] ||
 		problems="$problems generic-irqs($g)"
 elif [ -z "$g" ] || [ "$g" = absent ]; then

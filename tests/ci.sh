@@ -126,21 +126,80 @@ stop_debug_build() {
 	wait "$debug_pid" 2>/dev/null
 	debug_pid=
 }
-trap stop_debug_build EXIT
+# stop_behind: end what runs behind the steps (on exit or interrupt).
+stop_behind() {
+	stop_debug_build
+	[ -n "${bg_pid:-}" ] || return 0
+	kill -TERM -- -"$bg_pid" 2>/dev/null
+	wait "$bg_pid" 2>/dev/null
+	bg_pid=
+}
+trap stop_behind EXIT
 trap "exit 130" INT
 trap "exit 143" TERM HUP
+# What the debug boot of make test runs: the stress test at half its
+# default size (80 s of 1,000,000 operations under KASAN at -smp 2), and
+# test_kmem without test_kmem_memcg_deletion (50 s), which the head's
+# boots at -smp 1 and -smp 2 run.  make test-all's debug boot runs more.
+DEBUG_BOOT=(DEBUG=1 SMP=2 MAXCPUS=4 STRESS_OPS=500000 KMEM_SKIP="$KMEM_SKIP_REPEATED")
 # debug_boot: the boot of the debug kernel, once its build behind the
-# other steps has ended; with OVERLAP=0, its build and boot.
+# other steps has ended (waited for by the caller, bg_start: a process
+# can wait only for its own children); with OVERLAP=0, its build and boot.
 debug_boot() {
-	local rc
-	[ -n "$debug_pid" ] || { "${MAKE[@]}" build boot DEBUG=1 SMP=2 MAXCPUS=4; return; }
+	if [ "$OVERLAP" != 1 ]; then
+		"${MAKE[@]}" build boot "${DEBUG_BOOT[@]}"
+		return
+	fi
+	cat "$LOG/build-debug.log"
+	[ "$debug_rc" = 0 ] || { echo "the debug build failed (status $debug_rc): $LOG/build-debug.log"; return 1; }
+	"${MAKE[@]}" boot "${DEBUG_BOOT[@]}"
+}
+# wait_debug_build: wait for the debug build behind the other steps;
+# its status in debug_rc.
+debug_rc=
+wait_debug_build() {
+	[ -n "$debug_pid" ] || return 0
 	echo "waiting for the debug build behind the other steps (log: $LOG/build-debug.log)"
 	wait "$debug_pid"
-	rc=$?
+	debug_rc=$?
 	debug_pid=
-	cat "$LOG/build-debug.log"
-	[ $rc = 0 ] || { echo "the debug build failed (status $rc): $LOG/build-debug.log"; return 1; }
-	"${MAKE[@]}" boot DEBUG=1 SMP=2 MAXCPUS=4
+}
+# The steps beside a step in the background: at nice 19 (in this
+# session: with the scheduler's autogroups, a nice value counts only
+# against processes of the same session).
+NICE=(nice -n 19)
+# bg_start NAME CMD...: run CMD as step NAME in the background (one at
+# a time), its lines kept until bg_finish; with OVERLAP=0, at once.
+bg_name='' bg_pid=''
+bg_start() {
+	[ "$1" != boot-debug ] || wait_debug_build
+	if [ "$OVERLAP" != 1 ]; then
+		step "$@"
+		return
+	fi
+	bg_name=$1
+	echo "--- $bg_name: in the background, beside the steps up to the next line of it"
+	# its own process group, for stop_behind
+	set -m
+	(step "$@") >"$LOG/$bg_name.step" 2>&1 </dev/null &
+	bg_pid=$!
+	set +m
+}
+# bg_finish: wait for the step in the background; count it and print
+# its lines.
+bg_finish() {
+	local rc
+	[ -n "$bg_pid" ] || return 0
+	wait "$bg_pid"
+	rc=$?
+	cat "$LOG/$bg_name.step"
+	if [ $rc = 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		failures="$failures $bg_name"
+	fi
+	bg_pid='' bg_name=''
 }
 
 ready=0
@@ -165,15 +224,18 @@ if [ $ready = 1 ]; then
 		step boot-smp1 "${MAKE[@]}" boot SMP=1 MAXCPUS=4
 		step boot-smp2-max4 "${MAKE[@]}" boot SMP=2 MAXCPUS=4
 		step kaslr-check "${MAKE[@]}" kaslr-check SMP=2 MAXCPUS=2
-		step check "${MAKE[@]}" check
-		[ -x "$TOP/scripts/regen.sh" ] && step regen "${MAKE[@]}" regen
-		[ -x "$TOP/scripts/convert-report.sh" ] && step convert-report "${MAKE[@]}" convert-report
-		step am-check "${MAKE[@]}" am-check
-		step mail "${MAKE[@]}" mail
-		step send "${MAKE[@]}" send
-		# last of the boots of the head: its build behind had the idle
-		# cycles of every step before
-		step boot-debug debug_boot
+		# the boot of the debug kernel (its build behind had the idle
+		# cycles of every step before) beside the steps that follow,
+		# which run at nice 19: mostly one process each (spatch,
+		# checkpatch, git am), they take what the guest leaves idle
+		bg_start boot-debug debug_boot
+		step check "${NICE[@]}" "${MAKE[@]}" check
+		[ -x "$TOP/scripts/regen.sh" ] && step regen "${NICE[@]}" "${MAKE[@]}" regen
+		[ -x "$TOP/scripts/convert-report.sh" ] && step convert-report "${NICE[@]}" "${MAKE[@]}" convert-report
+		step am-check "${NICE[@]}" "${MAKE[@]}" am-check
+		step mail "${NICE[@]}" "${MAKE[@]}" mail
+		step send "${NICE[@]}" "${MAKE[@]}" send
+		bg_finish
 		# the bench smoke run boots the head's build in $O: before
 		# bisect-real, which leaves a scratch commit's build there
 		step bench-smoke "${MAKE[@]}" bench QUICK=1 BENCH_BASE=none

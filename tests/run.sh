@@ -481,17 +481,17 @@ EOT
 
 test_boot_generic() {
 	expect_ok mk tree && expect_ok mk build || return 1
-	local ok="generic=mount=50/50,aio=50,irqs=120->180,counts_back=yes"
+	local ok="generic=mount=20/20,aio=20,irqs=120->180,counts_back=yes"
 	# without aio or tmpfs, absent passes
 	fake_verdict "PASS cpus=4/4" && expect_ok mk boot || return 1
 	printf 'CONFIG_AIO=y\nCONFIG_TMPFS=y\n' >>"$W/build/.config"
 	fake_verdict "PASS cpus=4/4 $ok" && expect_ok mk boot && says "$ok" || return 1
 	bad_verdicts "cpus=4/4 " true <<EOT || return 1
-generic=mount=49/49,aio=50,irqs=120->180,counts_back=yes|generic=mount=49/49,aio=50,irqs=120->180,counts_back=yes
-generic=mount=50/50,aio=0,irqs=120->180,counts_back=yes|generic=mount=50/50,aio=0,irqs=120->180,counts_back=yes
-generic=mount=50/50,aio=50,irqs=120->180,counts_back=no|generic=mount=50/50,aio=50,irqs=120->180,counts_back=no
-generic=mount=50/50,aio=50,irqs=0->0,counts_back=yes|generic-irqs(mount=50/50,aio=50,irqs=0->0,counts_back=yes)
-generic=mount=50/50,aio=50,irqs=180->120,counts_back=yes|generic-irqs(mount=50/50,aio=50,irqs=180->120,counts_back=yes)
+generic=mount=19/19,aio=20,irqs=120->180,counts_back=yes|generic=mount=19/19,aio=20,irqs=120->180,counts_back=yes
+generic=mount=20/20,aio=0,irqs=120->180,counts_back=yes|generic=mount=20/20,aio=0,irqs=120->180,counts_back=yes
+generic=mount=20/20,aio=20,irqs=120->180,counts_back=no|generic=mount=20/20,aio=20,irqs=120->180,counts_back=no
+generic=mount=20/20,aio=20,irqs=0->0,counts_back=yes|generic-irqs(mount=20/20,aio=20,irqs=0->0,counts_back=yes)
+generic=mount=20/20,aio=20,irqs=180->120,counts_back=yes|generic-irqs(mount=20/20,aio=20,irqs=180->120,counts_back=yes)
 cpus=4/4|generic-not-run(generic=none)
 EOT
 }
@@ -1113,6 +1113,11 @@ test_ci_debug_build_behind() {
 	FAKE_TRACE=$trace mk test SELFTEST_ARGS=help >"$T/out" 2>&1
 	says "build-debug, behind the next steps" && says "build-debug, beside the steps above" &&
 		says "ok - bisect-check" && says "ok - boot-debug" || return 1
+	# its boot ran beside the steps after kaslr-check, which ran niced,
+	# and was counted after them
+	says "boot-debug: in the background" && says "--- check: nice -n 19 make" || return 1
+	[ "$(grep -o -e '^--- send' -e '^ok - boot-debug' "$T/out" | tr '\n' ' ')" = "--- send ok - boot-debug " ] ||
+		{ echo "boot-debug was not counted after the steps beside it"; cat "$T/out"; return 1; }
 	# it started, at SCHED_IDLE, before bisect-check's boot ended (the
 	# fake chrt notes it at once, and runs it at the test's own policy)
 	[ "$(grep -m1 -e '^chrt' -e boot-end "$trace")" = "chrt --idle" ] ||
