@@ -445,9 +445,20 @@ static int if_setup(const char *ifname, const char *addr, const char *mask)
 	struct ifreq ifr = { 0 };
 	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
 	int fd = socket(AF_INET, SOCK_DGRAM, 0), err = 0;
+	char path[96];
 
 	if (fd < 0)
 		return errno;
+	/*
+	 * IPv4 only: IPv6 autoconfiguration would add the link-local
+	 * address's routes, each with an 8-byte per-cpu route cache, a
+	 * second or two later (after duplicate address detection), at a
+	 * time no check controls.  check_generic() saw six such objects
+	 * appear in the middle of its count.
+	 */
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6", ifname);
+	if (!access(path, F_OK))
+		write_file(path, "1");
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	sin->sin_family = AF_INET;
 	inet_pton(AF_INET, addr, &sin->sin_addr);
@@ -1302,14 +1313,6 @@ static void check_generic(void)
 
 	mkdir("/mnt", 0755);
 	mkdir("/mnt/generic", 0755);
-	/*
-	 * The first tmpfs mount since boot leaves six 8-byte per-cpu objects
-	 * behind for good (every commit since alloc_percpu() is served by
-	 * cpu_alloc; no later mount does), so one mount before the counts
-	 * are taken.
-	 */
-	if (!mount("generic", "/mnt/generic", "tmpfs", 0, "size=1m"))
-		umount("/mnt/generic");
 	ca_counts_settle(&o, &b);
 	for (i = 0; i < GENERIC_ROUNDS; i++) {
 		if (mount("generic", "/mnt/generic", "tmpfs", 0, "size=1m"))

@@ -222,13 +222,17 @@ mark(q)
 // pointed-to type, so the sized CPU_FREE() is exact; report mode flags
 // an allocation of another size ("odd_size").
 @conv depends on patch@
-expression X, C, SZ, A, G, E;
+expression X, C, SZ, A, G, G1, E;
 type T;
 position q : script:python() { marked(q) };
 @@
 (
 - alloc_percpu@q(T)
 + CPU_ALLOC(T, GFP_KERNEL | __GFP_ZERO)
+|
+// (a gfp that asks for zeroing already keeps it as it is)
+- alloc_percpu_gfp@q(T, G1 | __GFP_ZERO)
++ CPU_ALLOC(T, G1 | __GFP_ZERO)
 |
 - alloc_percpu_gfp@q(T, G)
 + CPU_ALLOC(T, G | __GFP_ZERO)
