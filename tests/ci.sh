@@ -14,18 +14,20 @@
 #     the files each commit touches, in the same build; the base is
 #     compiled as objects only, for the warning baselines), boots of
 #     the head with -smp 1 and -smp 2 (maxcpus=4), make kaslr-check
-#     (three short boots of the head), make check, make regen, make
-#     convert-report, make am-check, make mail and make send (to
-#     files), the boot of the debug kernel (once its build has ended;
-#     -smp 2, 4 vCPUs on 2 host cores make the debug kernel's lock
-#     holders lose their host CPU: 102 s instead of 31 s for the stress
-#     test), a smoke run of make bench on the head alone (QUICK=1
+#     (three short boots of the head), then the boot of the debug
+#     kernel (once its build has ended; -smp 2, 4 vCPUs on 2 host cores
+#     make the debug kernel's lock holders lose their host CPU: 102 s
+#     instead of 31 s for the stress test) in the background, beside
+#     make check, make regen, make convert-report, make am-check, make
+#     mail and make send (to files) at nice 19; a smoke run of make
+#     bench on the head alone (QUICK=1
 #     BENCH_BASE=none: the module builds and runs, the report is
 #     written; it asserts no figure), and make bisect of a scratch
 #     branch with a commit that breaks the boot.
 #
 # OVERLAP=0 builds the debug kernel in its boot's step, after the
-# others (and bisect-check boots each commit before building the next).
+# head's other boots and before make check, and runs every step alone
+# (and bisect-check boots each commit before building the next).
 #
 # make test-all (TEST_ALL=1) adds what does not fit CI's budget: make
 # cold-cost (which commits give a cold ccache a full compile: at most
@@ -126,13 +128,30 @@ stop_debug_build() {
 	wait "$debug_pid" 2>/dev/null
 	debug_pid=
 }
-# stop_behind: end what runs behind the steps (on exit or interrupt).
+# descendants PID: the processes below PID, children first.  timeout
+# (qemu_run) puts itself and QEMU in a process group of their own, so a
+# signal to the step's group does not reach them.
+descendants() {
+	local c
+	# shellcheck disable=SC2013
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+# stop_behind: end what runs behind the steps (on exit or interrupt): the
+# debug build, and the step in the background with every process below
+# it (the debug boot's QEMU too, and so its NFS server, whose trap waits
+# for QEMU).
 stop_behind() {
+	local pids
 	stop_debug_build
 	[ -n "${bg_pid:-}" ] || return 0
-	kill -TERM -- -"$bg_pid" 2>/dev/null
+	pids=$(descendants "$bg_pid")
+	# shellcheck disable=SC2086
+	kill -TERM -- -"$bg_pid" $pids 2>/dev/null
 	wait "$bg_pid" 2>/dev/null
-	bg_pid=
+	bg_pid=''
 }
 trap stop_behind EXIT
 trap "exit 130" INT
@@ -140,7 +159,8 @@ trap "exit 143" TERM HUP
 # What the debug boot of make test runs: the stress test at half its
 # default size (80 s of 1,000,000 operations under KASAN at -smp 2), and
 # test_kmem without test_kmem_memcg_deletion (50 s), which the head's
-# boots at -smp 1 and -smp 2 run.  make test-all's debug boot runs more.
+# boots at -smp 1 and -smp 2 run.  make test-all boots the debug kernel
+# with all of both too (boot-debug-full).
 DEBUG_BOOT=(DEBUG=1 SMP=2 MAXCPUS=4 STRESS_OPS=500000 KMEM_SKIP="$KMEM_SKIP_REPEATED")
 # debug_boot: the boot of the debug kernel, once its build behind the
 # other steps has ended (waited for by the caller, bg_start: a process
@@ -166,7 +186,9 @@ wait_debug_build() {
 }
 # The steps beside a step in the background: at nice 19 (in this
 # session: with the scheduler's autogroups, a nice value counts only
-# against processes of the same session).
+# against processes of the same session).  make check runs checkpatch
+# in JOBS processes, sparse and a compile; the others mostly one process
+# (spatch, git am): the guest, at nice 0, still gets the CPU it wants.
 NICE=(nice -n 19)
 # bg_start NAME CMD...: run CMD as step NAME in the background (one at
 # a time), its lines kept until bg_finish; with OVERLAP=0, at once.
@@ -250,6 +272,10 @@ if [ $ready = 1 ]; then
 			# after 12 minutes with 4) are skipped
 			step boot-debug-smp4 "${MAKE[@]}" boot DEBUG=1 SMP=4 MAXCPUS=4 STRESS_SECS=120 BOOT_TIMEOUT=1500 \
 				KMEM_SKIP="$KMEM_SKIP_REPEATED"
+			# what make test's debug boot leaves out: 10^6 stress
+			# operations and test_kmem_memcg_deletion under KASAN,
+			# lockdep and kmemleak
+			step boot-debug-full "${MAKE[@]}" boot DEBUG=1 SMP=2 MAXCPUS=4
 			step bench "${MAKE[@]}" bench QUICK=0
 		fi
 	}
