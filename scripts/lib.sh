@@ -359,19 +359,30 @@ job_slot() {
 # in the configured build O of DIR, "file: message" lines.  It runs as
 # kbuild's C=2 would ($(CHECK) $(CHECKFLAGS) $(c_flags) file.c), but
 # directly: the flags are the compiler's from the object's .cmd file
-# and CHECKFLAGS is read once from the tree's Makefile, which saves a
-# kbuild walk (about 4 s) per call.  A file whose object the build did
-# not make (it does not compile: the compiler's to report) is skipped.
+# and CHECKFLAGS is read from the tree's Makefile, which saves a kbuild
+# walk (about 4 s) per call.  That read (a make of the top Makefile, 2 s)
+# is kept in O/.cpu-alloc-checkflags under a hash of what decides it
+# (the .config, the top and x86 Makefiles, $CF), so bisect-check pays it
+# once per build directory, not twice per commit.  A file whose object
+# the build did not make (it does not compile: the compiler's to
+# report) is skipped.
 sparse_objs() {
-	local dir=$1 o=$2 f cmd checkflags mk out pid pids=()
+	local dir=$1 o=$2 f cmd checkflags key mk out pid pids=()
 	shift 2
 	[ $# = 0 ] && return 0
 	command -v sparse >/dev/null || die "sparse is not installed" "run: make deps"
-	mk=$(mktemp)
-	printf 'cpu-alloc-checkflags:\n\t@echo $(CHECKFLAGS)\n' >"$mk"
-	checkflags=$(make -s -C "$o" -f Makefile -f "$mk" cpu-alloc-checkflags 2>/dev/null) || checkflags=
-	rm -f "$mk"
-	[ -n "$checkflags" ] || die "cannot read CHECKFLAGS from the build in $o" "run: make build"
+	key=$({ cat "$o/.config" "$dir/Makefile" "$dir/arch/x86/Makefile" 2>/dev/null; echo "CF=${CF:-}"; } |
+		sha256sum | cut -c1-16)
+	if [ "$(sed -n 1p "$o/.cpu-alloc-checkflags" 2>/dev/null)" = "$key" ]; then
+		checkflags=$(sed -n 2p "$o/.cpu-alloc-checkflags")
+	else
+		mk=$(mktemp)
+		printf 'cpu-alloc-checkflags:\n\t@echo $(CHECKFLAGS)\n' >"$mk"
+		checkflags=$(make -s -C "$o" -f Makefile -f "$mk" cpu-alloc-checkflags 2>/dev/null) || checkflags=
+		rm -f "$mk"
+		[ -n "$checkflags" ] || die "cannot read CHECKFLAGS from the build in $o" "run: make build"
+		printf '%s\n%s\n' "$key" "$checkflags" >"$o/.cpu-alloc-checkflags"
+	fi
 	out=$(mktemp -d)
 	for f in "$@"; do
 		cmd=$o/$(dirname "$f")/.$(basename "${f%.c}").o.cmd
