@@ -163,8 +163,9 @@ trap "exit 143" TERM HUP
 # with all of both too (boot-debug-full).
 DEBUG_BOOT=(DEBUG=1 SMP=2 MAXCPUS=4 STRESS_OPS=500000 KMEM_SKIP="$KMEM_SKIP_REPEATED")
 # debug_boot: the boot of the debug kernel, once its build behind the
-# other steps has ended (waited for by the caller, bg_start: a process
-# can wait only for its own children); with OVERLAP=0, its build and boot.
+# other steps has ended (waited for by the caller, wait_debug_build: a
+# process can wait only for its own children, and this one runs in the
+# background); with OVERLAP=0, its build and boot.
 debug_boot() {
 	if [ "$OVERLAP" != 1 ]; then
 		"${MAKE[@]}" build boot "${DEBUG_BOOT[@]}"
@@ -194,7 +195,6 @@ NICE=(nice -n 19)
 # a time), its lines kept until bg_finish; with OVERLAP=0, at once.
 bg_name='' bg_pid=''
 bg_start() {
-	[ "$1" != boot-debug ] || wait_debug_build
 	if [ "$OVERLAP" != 1 ]; then
 		step "$@"
 		return
@@ -248,8 +248,9 @@ if [ $ready = 1 ]; then
 		step kaslr-check "${MAKE[@]}" kaslr-check SMP=2 MAXCPUS=2
 		# the boot of the debug kernel (its build behind had the idle
 		# cycles of every step before) beside the steps that follow,
-		# which run at nice 19: mostly one process each (spatch,
-		# checkpatch, git am), they take what the guest leaves idle
+		# which run at nice 19 and take what the guest leaves idle
+		# (see NICE)
+		wait_debug_build
 		bg_start boot-debug debug_boot
 		step check "${NICE[@]}" "${MAKE[@]}" check
 		[ -x "$TOP/scripts/regen.sh" ] && step regen "${NICE[@]}" "${MAKE[@]}" regen
