@@ -29,6 +29,14 @@
 # CPU_ALLOC is off, in $WORK/build-i386 (objects only).  A file the
 # configuration does not build (by its Makefile line) is skipped.  An
 # error or warning that the base does not print fails.  I386=0 skips.
+#
+# wide: a third configuration, x86_64 allmodconfig at the head with
+# checkpatch/wide.config (no WERROR, no instrumentation), in
+# $WORK/build-wide: every .c file of the series at the head, and a file
+# the boot config does not build also at each commit that touches it;
+# judged against the base as i386 is.  WIDE=0 skips.  Then the files
+# no configuration compiles are listed (logs/uncompiled.txt, and which
+# compile each in logs/compiled-by.txt).
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$SRC/.git" ] || die "no kernel work tree at $SRC" "run: make tree"
@@ -125,16 +133,18 @@ if [ "${SPARSE:-1}" = 1 ] && [ $np -gt 0 ]; then
 		fi
 	done
 fi
-# --- a second configuration: i386 with NUMA ----------------------------
+# --- more configurations: i386 with NUMA, x86_64 allmodconfig --------
 
 # kbuild_enabled CONFIGFILE DIR NAME: true when the Makefile of DIR
 # builds NAME.o under CONFIGFILE: the line naming it is obj-y (or a
 # composite object's -y), or names a CONFIG_ symbol that is set.  A
 # composite object (nfs-y += iostat.o) is followed once to its own line.
 kbuild_enabled() {
-	local cfg=$1 dir=$2 name=$3 depth=${4:-0} line var sym
+	local cfg=$1 dir=$2 name=$3 depth=${4:-0} line var sym bits=32
 	[ -f "$dir/Makefile" ] || return 1
-	line=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' "$dir/Makefile" |
+	# x86's Makefiles name some objects by $(BITS): kasan_init_$(BITS).o
+	grep -q '^CONFIG_64BIT=y' "$cfg" && bits=64
+	line=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' -e "s/\\\$(BITS)/$bits/g" "$dir/Makefile" |
 		grep -E "^[[:space:]]*[A-Za-z0-9_-]+(-\\\$\\(CONFIG_[A-Za-z0-9_]+\\)|-y|-objs)[[:space:]]*[:+]?=.*(^|[[:space:]/])$name\\.o([[:space:]]|\$)" |
 		head -n1)
 	[ -n "$line" ] || return 1
@@ -148,15 +158,128 @@ kbuild_enabled() {
 	esac
 	# a part of a composite object: is that one built?
 	[ "$depth" = 0 ] || return 0
-	kbuild_enabled "$cfg" "$dir" "${var%-*}" 1
+	kbuild_enabled "$cfg" "$dir" "${var%-*}" 1 && return 0
+	# or of a list that an obj-y line takes in (mm/Makefile:
+	# memory-hotplug-$(CONFIG_MEMORY_HOTPLUG) += memory_hotplug.o,
+	# obj-y += $(memory-hotplug-y))
+	sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' "$dir/Makefile" |
+		grep -E '^[[:space:]]*obj-y[[:space:]]*[:+]?=' | grep -qF "\$(${var%-*}-y)"
 }
 
+# enabled_at CONFIGFILE ID FILE: true when the .c FILE is compiled
+# under CONFIGFILE at commit ID, and then print the .c file whose object
+# compiles it: FILE itself when the Makefile of its directory builds it
+# (kbuild_enabled), or a .c file of the same directory that #includes
+# it (kernel/sched/build_utility.c includes topology.c) and is itself
+# built, when the CONFIG_ symbol of an "#ifdef CONFIG_..." around the
+# #include, if there is one, is set.
+enabled_at() {
+	local cfg=$1 id=$2 f=$3 dir=${3%/*} name inc sym
+	name=$(basename "$f" .c)
+	rm -rf "$LOGS/mk" && mkdir -p "$LOGS/mk"
+	if kgit show "$id:$dir/Makefile" >"$LOGS/mk/Makefile" 2>/dev/null &&
+		kbuild_enabled "$cfg" "$LOGS/mk" "$name"; then
+		echo "$f"
+		return 0
+	fi
+	[ "${4:-0}" = 0 ] || return 1
+	while IFS=: read -r _ inc line _; do
+		[ "$inc" != "$f" ] || continue
+		# the nearest #if above the #include, unless an #endif comes first
+		sym=$(kgit show "$id:$inc" | awk -v n="$line" '
+			NR < n { l[NR] = $0 }
+			END {
+				for (i = n - 1; i > 0; i--) {
+					if (l[i] ~ /^#[ \t]*endif/) exit
+					if (l[i] ~ /^#[ \t]*ifdef[ \t]+CONFIG_/) {
+						s = l[i]; sub(/^#[ \t]*ifdef[ \t]+/, "", s); sub(/[ \t].*/, "", s)
+						print s; exit
+					}
+					if (l[i] ~ /^#[ \t]*if/) exit
+				}
+			}')
+		[ -z "$sym" ] || grep -qE "^$sym=[ym]" "$cfg" || continue
+		enabled_at "$cfg" "$id" "$inc" 1 && return 0
+	done < <(kgit grep -n -E "^#[[:space:]]*include[[:space:]]+\"$name\.c\"" "$id" -- "$dir/*.c")
+	return 1
+}
+
+# touched ID: the .c files commit ID adds or modifies.
+touched() { kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$1" -- '*.c'; }
+
+# xconfig_lines NAME ARCH ID FILES...: compile FILES at ID in the
+# configuration of $WORK/build-NAME, objects only, and print its errors
+# and warnings as "file: warning|error: text".  The .config is put back
+# first as configured: kconfig's syncconfig drops, at a commit that
+# lacks them (the base), the symbols the series adds, and the next
+# commit would take their defaults.
+xconfig_lines() {
+	local name=$1 arch=$2 id=$3 co=$WORK/checkout-$1 o=$WORK/build-$1
+	shift 3
+	git -C "$co" checkout -q -f --detach "$id"
+	cmp -s "$o/.cpu-alloc-config" "$o/.config" || cp "$o/.cpu-alloc-config" "$o/.config"
+	(cd "$o" && rm -f "${@/%.c/.o}")
+	ARCH=$arch kmake "$co" "$o" -j"$JOBS" -k "${@/%.c/.o}" >"$LOGS/$name-build.log" 2>&1 || true
+	diag_lines sparse "$co" <"$LOGS/$name-build.log"
+}
+
+# xconfig_run NAME ARCH LABEL: compile at each commit ID the files
+# xfiles[ID] names, and those of them the base has (xbase) once at the
+# base, in the configuration of $WORK/build-NAME; an error or warning
+# the base does not print (nor checkpatch/build-warnings.ignore lists)
+# fails.  A commit with no files prints xempty, when set.
+xconfig_run() {
+	local name=$1 arch=$2 label=$3 id short new files base_txt=$LOGS/$1-base.txt n=0
+	: >"$base_txt"
+	if [ ${#xbase[@]} != 0 ]; then
+		mapfile -t xbase < <(printf '%s\n' "${xbase[@]}" | sort -u)
+		info BASE "$label: compiling ${#xbase[@]} files at the base for the baseline"
+		xconfig_lines "$name" "$arch" "$base" "${xbase[@]}" >"$base_txt"
+	fi
+	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
+		short=${id:0:12}
+		read -r -a files <<<"${xfiles[$id]:-}"
+		if [ ${#files[@]} = 0 ]; then
+			[ -z "$xempty" ] || info OK "$label $short: $xempty"
+			continue
+		fi
+		xconfig_lines "$name" "$arch" "$id" "${files[@]}" >"$LOGS/$name-$short.txt"
+		new=$(comm -23 "$LOGS/$name-$short.txt" "$base_txt" |
+			grep -v -F -f <(grep -v '^#' "$TOP/checkpatch/build-warnings.ignore"; echo '#none#') || true)
+		if [ -n "$new" ]; then
+			info FAIL "$label $short: new errors or warnings in ${files[*]}"
+			echo "$new" | sed 's/^/    /'
+			echo "    log: $LOGS/$name-build.log"
+			fail=1
+			break
+		fi
+		n=$((n + ${#files[@]}))
+		info OK "$label $short: ${#files[@]} files compiled, nothing new"
+	done
+	git -C "$WORK/checkout-$name" checkout -q -f --detach "$base"
+}
+
+head=$(kgit rev-parse "$BRANCH")
+# the .c files of the series (at the head) and the configurations that
+# compile each: "boot" (the boot config, when a build left its .config),
+# "i386", "wide"
+declare -A compiled_by=()
+mapfile -t series_files < <(kgit diff --name-only --diff-filter=AM "$base" "$head" -- '*.c')
+if [ -f "$O/.config" ]; then
+	for f in "${series_files[@]}"; do
+		enabled_at "$O/.config" "$head" "$f" >/dev/null && compiled_by[$f]+=" boot"
+	done
+fi
+
+# i386 with NUMA (checkpatch/i386-numa.config after
+# qemu/cpu_alloc.config), where CPU_ALLOC is off: every file each
+# commit touches, at that commit.
 if [ "${I386:-1}" = 1 ] && [ $np -gt 0 ]; then
 	co=$WORK/checkout-i386 o=$WORK/build-i386
 	worktree "$co" "$base"
 	git -C "$co" checkout -q -f --detach "$base"
 	salt=$(cat "$TOP/qemu/cpu_alloc.config" "$TOP/checkpatch/i386-numa.config" | sha256sum | cut -c1-16)
-	if [ "$(cat "$o/.cpu-alloc-configured" 2>/dev/null)" != "$salt" ]; then
+	if [ "$(cat "$o/.cpu-alloc-configured" 2>/dev/null)" != "$salt" ] || [ ! -f "$o/.cpu-alloc-config" ]; then
 		info CONFIG "i386 with NUMA in $o (objects only)"
 		mkdir -p "$o"
 		(cd "$co" && ARCH=i386 vrun scripts/kconfig/merge_config.sh -n -O "$o" \
@@ -166,73 +289,116 @@ if [ "${I386:-1}" = 1 ] && [ $np -gt 0 ]; then
 			grep -qx "$want" "$o/.config" ||
 				die "the i386 configuration lacks $want" "see: $LOGS/config-i386.log and checkpatch/i386-numa.config"
 		done
+		cp "$o/.config" "$o/.cpu-alloc-config"
 		echo "$salt" >"$o/.cpu-alloc-configured"
 	fi
 	grep -q '^CONFIG_CPU_ALLOC=y' "$o/.config" && die "CPU_ALLOC is on in the i386 configuration" "it must depend on X86_64"
-	# i386_lines ID FILES...: compile FILES at ID, "file: warning|error: text"
-	i386_lines() {
-		local id=$1
-		shift
-		git -C "$co" checkout -q -f --detach "$id"
-		(cd "$o" && rm -f "${@/%.c/.o}")
-		ARCH=i386 kmake "$co" "$o" -j"${JOBS:-2}" -k "${@/%.c/.o}" >"$LOGS/i386-build.log" 2>&1 || true
-		diag_lines sparse "$co" <"$LOGS/i386-build.log"
-	}
-	# The files each commit touches that the i386 configuration
-	# builds (by the commit's Makefile), then the base's lines for all of
-	# them in one go: one checkout of the base, not one per commit.
-	declare -A i386_files=()
-	all=()
+	declare -A xfiles=()
+	xbase=()
 	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
-		mapfile -t touched < <(kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$id" -- '*.c')
 		files=() skipped=()
-		for f in "${touched[@]}"; do
-			rm -rf "$LOGS/i386-mk" && mkdir -p "$LOGS/i386-mk"
-			if kgit show "$id:${f%/*}/Makefile" >"$LOGS/i386-mk/Makefile" 2>/dev/null &&
-				kbuild_enabled "$o/.config" "$LOGS/i386-mk" "$(basename "$f" .c)"; then
-				files+=("$f")
-				[ -n "$(kgit ls-tree "$base" -- "$f")" ] && all+=("$f")
+		while read -r f; do
+			if src=$(enabled_at "$o/.cpu-alloc-config" "$id" "$f"); then
+				files+=("$src")
+				[ -n "$(kgit ls-tree "$base" -- "$src")" ] && xbase+=("$src")
+			else
+				skipped+=("$f")
+			fi
+		done < <(touched "$id")
+		xfiles[$id]=$(printf '%s\n' "${files[@]}" | sort -u | tr '\n' ' ')
+		[ ${#skipped[@]} = 0 ] || info SKIP "i386 ${id:0:12}: ${skipped[*]} not built by the i386 configuration"
+	done
+	for f in "${series_files[@]}"; do
+		enabled_at "$o/.cpu-alloc-config" "$head" "$f" >/dev/null && compiled_by[$f]+=" i386"
+	done
+	xempty="no built .c file touched"
+	xconfig_run i386 i386 i386
+fi
+
+# x86_64 allmodconfig (checkpatch/wide.config as KCONFIG_ALLCONFIG),
+# configured at the head: every file the series touches at the head,
+# and, at the commit that touches it, a file the boot config does not
+# build (the boot config's build of each commit compiles the others).
+if [ "${WIDE:-1}" = 1 ] && [ $np -gt 0 ]; then
+	co=$WORK/checkout-wide o=$WORK/build-wide
+	worktree "$co" "$head"
+	git -C "$co" checkout -q -f --detach "$head"
+	# configured again when the fragment or a Kconfig file of the head changes
+	salt=$({ sha256sum <"$TOP/checkpatch/wide.config"; kgit ls-tree -r "$head" | grep -E '/Kconfig[^/]*$|	Kconfig$'; } |
+		sha256sum | cut -c1-16)
+	if [ "$(cat "$o/.cpu-alloc-configured" 2>/dev/null)" != "$salt" ] || [ ! -f "$o/.cpu-alloc-config" ]; then
+		info CONFIG "x86_64 allmodconfig in $o (objects only)"
+		mkdir -p "$o"
+		ARCH=x86_64 KCONFIG_ALLCONFIG=$TOP/checkpatch/wide.config kmake "$co" "$o" allmodconfig \
+			>"$LOGS/config-wide.log" 2>&1 || die "configuring allmodconfig failed" "log: $LOGS/config-wide.log"
+		grep -q '^CONFIG_WERROR=y' "$o/.config" &&
+			die "WERROR is on in the wide configuration" "checkpatch/wide.config must turn it off"
+		if kgit grep -q -E '^config CPU_ALLOC$' "$head" -- '*Kconfig*'; then
+			grep -qx 'CONFIG_CPU_ALLOC=y' "$o/.config" ||
+				die "the wide configuration lacks CONFIG_CPU_ALLOC=y" "see: $LOGS/config-wide.log"
+		fi
+		cp "$o/.config" "$o/.cpu-alloc-config"
+		echo "$salt" >"$o/.cpu-alloc-configured"
+	fi
+	declare -A xfiles=()
+	xbase=()
+	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
+		files=()
+		[ "$id" = "$head" ] && mapfile -t files < <(printf '%s\n' "${series_files[@]}")
+		while read -r f; do
+			[ -f "$O/.config" ] && enabled_at "$O/.config" "$id" "$f" >/dev/null && continue
+			files+=("$f")
+		done < <(touched "$id")
+		ok=() skipped=()
+		for f in $(printf '%s\n' "${files[@]}" | sort -u); do
+			if src=$(enabled_at "$o/.cpu-alloc-config" "$id" "$f"); then
+				ok+=("$src")
+				[ -n "$(kgit ls-tree "$base" -- "$src")" ] && xbase+=("$src")
 			else
 				skipped+=("$f")
 			fi
 		done
-		i386_files[$id]="${files[*]}"
-		[ ${#skipped[@]} = 0 ] || info SKIP "i386 ${id:0:12}: ${skipped[*]} not built by the i386 configuration"
+		xfiles[$id]=$(printf '%s\n' "${ok[@]}" | sort -u | tr '\n' ' ')
+		[ ${#skipped[@]} = 0 ] || info SKIP "wide ${id:0:12}: ${skipped[*]} not built by allmodconfig"
 	done
-	base_i386=$LOGS/i386-base.txt
-	: >"$base_i386"
-	if [ ${#all[@]} != 0 ]; then
-		mapfile -t all < <(printf '%s\n' "${all[@]}" | sort -u)
-		info BASE "i386: compiling ${#all[@]} files at the base for the baseline"
-		i386_lines "$base" "${all[@]}" >"$base_i386"
+	for f in "${series_files[@]}"; do
+		enabled_at "$o/.cpu-alloc-config" "$head" "$f" >/dev/null && compiled_by[$f]+=" wide"
+	done
+	xempty=
+	xconfig_run wide x86_64 wide
+fi
+
+# The files none of the configurations checked compiles.  The debug
+# kernel's (qemu/debug.config: KASAN, kmemleak) counts when a build of
+# it left its .config (make test builds it).
+if [ -f "$O/.config" ] && [ $np -gt 0 ]; then
+	configs=boot
+	dcfg=$WORK/build-debug/.config
+	if [ -f "$dcfg" ]; then
+		configs+=", debug"
+		for f in "${series_files[@]}"; do
+			case " ${compiled_by[$f]:-} " in *" boot "*) continue ;; esac
+			enabled_at "$dcfg" "$head" "$f" >/dev/null && compiled_by[$f]+=" debug"
+		done
 	fi
-	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
-		short=${id:0:12}
-		read -r -a files <<<"${i386_files[$id]}"
-		if [ ${#files[@]} = 0 ]; then
-			info OK "i386 $short: no built .c file touched"
-			continue
-		fi
-		i386_lines "$id" "${files[@]}" >"$LOGS/i386-$short.txt"
-		new=$(comm -23 "$LOGS/i386-$short.txt" "$base_i386" |
-			grep -v -F -f <(grep -v '^#' "$TOP/checkpatch/build-warnings.ignore"; echo '#none#') || true)
-		if [ -n "$new" ]; then
-			info FAIL "i386 $short: new errors or warnings in ${files[*]}"
-			echo "$new" | sed 's/^/    /'
-			echo "    log: $LOGS/i386-build.log"
-			fail=1
-			break
-		fi
-		info OK "i386 $short: ${#files[@]} files compiled, nothing new"
-	done
-	git -C "$co" checkout -q -f --detach "$base"
+	[ "${I386:-1}" = 1 ] && configs+=", i386"
+	[ "${WIDE:-1}" = 1 ] && configs+=", wide"
+	: >"$LOGS/uncompiled.txt"
+	for f in "${series_files[@]}"; do
+		echo "$f:${compiled_by[$f]:- none}"
+		[ -n "${compiled_by[$f]:-}" ] || echo "$f" >>"$LOGS/uncompiled.txt"
+	done >"$LOGS/compiled-by.txt"
+	if [ -s "$LOGS/uncompiled.txt" ]; then
+		info SKIP "no configuration ($configs) compiles: $(tr '\n' ' ' <"$LOGS/uncompiled.txt")"
+	else
+		info OK "each of the ${#series_files[@]} .c files of the series is compiled ($configs; $LOGS/compiled-by.txt)"
+	fi
 fi
 
 # --- CPU_PTR() and per_cpu_ptr() load nothing ---------------------------
 # cpu_alloc_test_cpu_ptr() is CPU_PTR() (0003 on); cpu_alloc_test_per_cpu_ptr()
 # is per_cpu_ptr(), checked where the head has it (0044 on: per_cpu_offset()
 # is the formula).
-head=$(kgit rev-parse "$BRANCH")
 if [ $np -gt 0 ] && kgit cat-file -e "$head:mm/cpu_alloc_test.c" 2>/dev/null; then
 	if [ "$(cat "$O/.cpu-alloc-built" 2>/dev/null)" != "$head" ]; then
 		REV=$head "$TOP/scripts/build.sh" >"$LOGS/check-build-head.log" 2>&1 || {
@@ -301,5 +467,5 @@ if [ $np -gt 0 ] && [ -f "$cmdfile" ] && kgit cat-file -e "$head:include/linux/c
 	fi
 fi
 
-[ $fail = 0 ] || die "make check found new warnings" "logs: $LOGS/checkpatch-*.txt $LOGS/sparse-*.txt"
+[ $fail = 0 ] || die "make check found new warnings" "logs: $LOGS/{checkpatch,sparse,i386,wide}-*.txt"
 info CHECK "clean"

@@ -17,7 +17,7 @@ set -euo pipefail
 # own DEBUG.  `make help` describes them; tests/run.sh clears them all.
 CPU_ALLOC_SETTINGS="V WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT DEBUG STRESS_OPS STRESS_SECS FORCE UPDATE
 	GOOD BAD QUICK FRESH BUDGET JOBS TO SEND CONFIG_EXTRA LOCK COMMITS LOGS CHECKOUT RESULTS
-	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR SPARSE I386 AM_ALL AM_VERSIONS NFS NFS_PORT GANESHA KMEMLEAK_OTHERS
+	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR SPARSE I386 WIDE AM_ALL AM_VERSIONS NFS NFS_PORT GANESHA KMEMLEAK_OTHERS
 	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP FRESH_CONFIG"
 
 # The repository this driver lives in.
@@ -114,9 +114,11 @@ GANESHA=${GANESHA:-ganesha.nfsd}
 FORCE=${FORCE:-0}
 # 1: `make regen` rewrites the generated commits instead of checking.
 UPDATE=${UPDATE:-0}
-# 0: make check skips sparse; 0: make check skips the i386 NUMA compile.
+# 0: make check skips sparse; 0: make check skips the i386 NUMA compile;
+# 0: make check skips the x86_64 allmodconfig compile.
 SPARSE=${SPARSE:-1}
 I386=${I386:-1}
+WIDE=${WIDE:-1}
 # make am-check: 1 checks every plain 6.1.y the archive lists; or the
 # versions to check ("6.1.176 6.1.187", "none": the base only).
 AM_ALL=${AM_ALL:-0}

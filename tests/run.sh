@@ -882,6 +882,47 @@ test_check_i386() {
 	expect_ok mk check SPARSE=0 I386=0 && ! grep -q "^  [A-Z]* *i386 " "$T/out"
 }
 
+# make check compiles under allmodconfig (checkpatch/wide.config) every
+# file of the series at the head, and a file the boot config does not
+# build at the commit that touches it; an error the base lacks fails;
+# a file no configuration compiles is listed; WIDE=0 skips.
+test_check_wide() {
+	expect_ok mk tree || return 1
+	# wide.o by its own line; listed.o by a list that obj-y takes in
+	printf '%s\n' 'obj-y += fake.o' 'obj-$(CONFIG_WIDE_ONLY) += wide.o' 'lst-$(CONFIG_WIDE_ONLY) += listed.o' \
+		'obj-y += $(lst-y)' >"$W/linux/kernel/Makefile"
+	printf 'int listed;\n' >"$W/linux/kernel/listed.c"
+	git -C "$W/linux" add -f kernel/listed.c
+	git -C "$W/linux" add -f kernel/Makefile &&
+		commit_in_tree "kernel: cpu_alloc: add wide.c" kernel/wide.c "int wide;" &&
+		commit_in_tree "kernel: cpu_alloc: add other.c" kernel/other.c "int other;" &&
+		commit_in_tree "kernel: cpu_alloc: touch fake.c" kernel/fake.c "int fake2;" || return 1
+	# a file #included by wide.c, under an #ifdef of a symbol that is set
+	printf 'int wide;\n#ifdef CONFIG_WIDE_ONLY\n#include "part.c"\n#endif\n' >"$W/linux/kernel/wide.c"
+	git -C "$W/linux" add -f kernel/wide.c &&
+		commit_in_tree "kernel: cpu_alloc: add part.c" kernel/part.c "int part;" && expect_ok mk export || return 1
+	expect_ok mk build && expect_ok mk check SPARSE=0 I386=0 || return 1
+	says "CONFIG  x86_64 allmodconfig" && says "kernel/other.c not built by allmodconfig" &&
+		says "no configuration (boot, wide) compiles: kernel/other.c" || return 1
+	# wide.c and listed.c at their commit; those, wide.c (for part.c)
+	# and fake.c at the head
+	[ "$(grep -c 'OK      wide .*files compiled, nothing new' "$T/out")" = 2 ] &&
+		says "2 files compiled, nothing new" && says "3 files compiled, nothing new" ||
+		{ echo "expected two wide compiles"; return 1; }
+	grep -qx 'CONFIG_FAKE_ALLMODCONFIG=y' "$W/build-wide/.config" &&
+		! grep -q '^CONFIG_WERROR=y' "$W/build-wide/.config" || { echo "not allmodconfig without WERROR"; return 1; }
+	grep -qx 'kernel/wide.c: wide' "$W/logs/compiled-by.txt" &&
+		grep -qx 'kernel/fake.c: boot wide' "$W/logs/compiled-by.txt" &&
+		grep -qx 'kernel/part.c: wide' "$W/logs/compiled-by.txt" &&
+		grep -qx 'kernel/listed.c: wide' "$W/logs/compiled-by.txt" || { cat "$W/logs/compiled-by.txt"; return 1; }
+	printf 'kernel/wide.c: implicit declaration of function y\n' >"$W/linux/wide-errors"
+	git -C "$W/linux" add -f wide-errors && git -C "$W/linux" commit -q --amend --no-edit &&
+		expect_ok mk export || return 1
+	expect_fail "an allmodconfig error" mk check SPARSE=0 I386=0 && says "new errors or warnings in kernel/fake.c kernel/listed.c kernel/wide.c" &&
+		says "kernel/wide.c: error: implicit declaration of function y" || return 1
+	expect_ok mk check SPARSE=0 I386=0 WIDE=0 && ! grep -q "^  [A-Z]* *wide " "$T/out"
+}
+
 # make check disassembles the head's CPU_PTR() probe: arithmetic
 # passes, a load from a table fails.
 test_check_cpu_ptr_probe() {
