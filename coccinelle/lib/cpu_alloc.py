@@ -43,6 +43,9 @@ ODD = None
 ODD_VARS = set()
 # Whether the targets are the collected ones (configure(collected=True)).
 COLLECTED = False
+# Collected fields and globals declared "void __percpu *": CPU_FREE()
+# takes its size from the type, so they are treated as odd.
+UNTYPED = set()
 
 # The environment variable that names the file of collected targets.
 TARGETS_ENV = "CPU_ALLOC_TARGETS"
@@ -53,15 +56,19 @@ followed = set()
 sites = set()
 
 
-def configure(subject, target=None, vars=(), alloc_funcs=(), collected=False):
+def configure(subject, target=None, vars=(), alloc_funcs=(), collected=False, untyped=()):
     """Set the conversion: SUBJECT (named in report messages), TARGET (a
     regular expression, or None), VARS ((function or file, name) pairs)
     and ALLOC_FUNCS (function names).  With COLLECTED, the targets are
     instead those of the file that $CPU_ALLOC_TARGETS names, which the
-    collect pass (spatch -D collect, see write_collected()) wrote."""
-    global SUBJECT, TARGET, VARS, ALLOC_FUNCS, ODD, ODD_VARS, COLLECTED
+    collect pass (spatch -D collect, see write_collected()) wrote.
+    UNTYPED names collected fields and globals that are declared void
+    __percpu * (spatch runs without the headers and cannot see it): they
+    are odd, since CPU_FREE() takes the size from the pointer's type."""
+    global SUBJECT, TARGET, VARS, ALLOC_FUNCS, ODD, ODD_VARS, COLLECTED, UNTYPED
     SUBJECT = subject
     COLLECTED = collected
+    UNTYPED = set(untyped)
     TARGET = re.compile(target) if isinstance(target, str) else target
     VARS = set(vars)
     ALLOC_FUNCS = set(alloc_funcs)
@@ -236,7 +243,8 @@ def load_collected(name):
     with open(name) as fh:
         for line in fh:
             kind, fn, var, indexed, odd = line.rstrip("\n").split("\t")
-            ks.add((kind, fn, var, indexed == "1", odd == "1"))
+            ks.add((kind, fn, var, indexed == "1",
+                    odd == "1" or (kind != "local" and var in UNTYPED)))
     odd_names = {(k[0], k[1], k[2]) for k in ks if k[4]}
     ks = {k[:4] + ((k[0], k[1], k[2]) in odd_names,) for k in ks}
     TARGET = key_regex([k for k in ks if k[0] != "local"])

@@ -233,6 +233,22 @@ class TestCollect(unittest.TestCase):
         self.assertTrue(ca.is_odd("y->blob", pos("any")))
         self.assertTrue(ca.is_odd("pcpu[0]", pos("f_test")))
 
+    def test_untyped(self):
+        # a field or global declared void __percpu * is odd: CPU_FREE()
+        # needs the type; a local of the same name is not
+        ca.collect_alloc("mp->m_inodegc", "alloc_percpu(struct xfs_inodegc)", pos("f_init"))
+        ca.collect_alloc("mp->m_stats", "alloc_percpu(struct xfsstats)", pos("f_init"))
+        ca.local_alloc(pos("g_init", line="50"))
+        ca.collect_alloc("m_inodegc", "alloc_percpu(int)", pos("g_init", line="50"))
+        ca.write_collected()
+        ca.configure(subject="t", collected=True, untyped=("m_inodegc",))
+        self.assertTrue(ca.is_tgt("x->m_inodegc", pos("any")))
+        self.assertTrue(ca.is_odd("x->m_inodegc", pos("any")))
+        self.assertFalse(ca.is_odd("x->m_stats", pos("any")))
+        self.assertFalse(ca.is_odd("m_inodegc", pos("g_init")))
+        ca.configure(subject="t", collected=True)
+        self.assertFalse(ca.is_odd("x->m_inodegc", pos("any")))
+
     def test_store(self):
         ca.local_alloc(pos("f_init"))
         ca.collect_alloc("m", "alloc_percpu(T)", pos("f_init"))
