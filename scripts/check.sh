@@ -140,11 +140,13 @@ fi
 # composite object's -y), or names a CONFIG_ symbol that is set.  A
 # composite object (nfs-y += iostat.o) is followed once to its own line.
 kbuild_enabled() {
-	local cfg=$1 dir=$2 name=$3 depth=${4:-0} line var sym bits=32
+	local cfg=$1 dir=$2 name=$3 depth=${4:-0} mk line var sym bits=32
 	[ -f "$dir/Makefile" ] || return 1
 	# x86's Makefiles name some objects by $(BITS): kasan_init_$(BITS).o
 	grep -q '^CONFIG_64BIT=y' "$cfg" && bits=64
-	line=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' -e "s/\\\$(BITS)/$bits/g" "$dir/Makefile" |
+	# the Makefile with its continued lines joined
+	mk=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' -e "s/\\\$(BITS)/$bits/g" "$dir/Makefile")
+	line=$(printf '%s\n' "$mk" |
 		grep -E "^[[:space:]]*[A-Za-z0-9_-]+(-\\\$\\(CONFIG_[A-Za-z0-9_]+\\)|-y|-objs)[[:space:]]*[:+]?=.*(^|[[:space:]/])$name\\.o([[:space:]]|\$)" |
 		head -n1)
 	[ -n "$line" ] || return 1
@@ -162,8 +164,7 @@ kbuild_enabled() {
 	# or of a list that an obj-y line takes in (mm/Makefile:
 	# memory-hotplug-$(CONFIG_MEMORY_HOTPLUG) += memory_hotplug.o,
 	# obj-y += $(memory-hotplug-y))
-	sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' "$dir/Makefile" |
-		grep -E '^[[:space:]]*obj-y[[:space:]]*[:+]?=' | grep -qF "\$(${var%-*}-y)"
+	printf '%s\n' "$mk" | grep -E '^[[:space:]]*obj-y[[:space:]]*[:+]?=' | grep -qF "\$(${var%-*}-y)"
 }
 
 # enabled_at CONFIGFILE ID FILE: true when the .c FILE is compiled
@@ -229,7 +230,7 @@ xconfig_lines() {
 # the base does not print (nor checkpatch/build-warnings.ignore lists)
 # fails.  A commit with no files prints xempty, when set.
 xconfig_run() {
-	local name=$1 arch=$2 label=$3 id short new files base_txt=$LOGS/$1-base.txt n=0
+	local name=$1 arch=$2 label=$3 id short new files base_txt=$LOGS/$1-base.txt
 	: >"$base_txt"
 	if [ ${#xbase[@]} != 0 ]; then
 		mapfile -t xbase < <(printf '%s\n' "${xbase[@]}" | sort -u)
@@ -253,10 +254,42 @@ xconfig_run() {
 			fail=1
 			break
 		fi
-		n=$((n + ${#files[@]}))
 		info OK "$label $short: ${#files[@]} files compiled, nothing new"
 	done
 	git -C "$WORK/checkout-$name" checkout -q -f --detach "$base"
+}
+
+# xconfig_add ID CONFIGFILE LABEL WHAT FILES...: the files to compile
+# at commit ID under CONFIGFILE (the .c file whose object builds each
+# of FILES) in xfiles[ID], those the base has added to xbase; a file it
+# does not build gets a SKIP line, "LABEL ID: ... not built by WHAT".
+xconfig_add() {
+	local id=$1 cfg=$2 label=$3 what=$4 f src files=() skipped=()
+	shift 4
+	for f in "$@"; do
+		if src=$(enabled_at "$cfg" "$id" "$f"); then
+			files+=("$src")
+			[ -n "$(kgit ls-tree "$base" -- "$src")" ] && xbase+=("$src")
+		else
+			skipped+=("$f")
+		fi
+	done
+	xfiles[$id]=$(printf '%s\n' "${files[@]}" | sort -u | tr '\n' ' ')
+	[ ${#skipped[@]} = 0 ] || info SKIP "$label ${id:0:12}: ${skipped[*]} not built by $what"
+}
+
+# mark_compiled NAME CONFIGFILE [UNLESS]: add NAME to compiled_by[] of
+# each file of the series that CONFIGFILE builds at the head, but for
+# those that compiled_by[] already gives to UNLESS.
+mark_compiled() {
+	local f
+	for f in "${series_files[@]}"; do
+		if [ -n "${3:-}" ]; then
+			case " ${compiled_by[$f]:-} " in *" $3 "*) continue ;; esac
+		fi
+		enabled_at "$2" "$head" "$f" >/dev/null && compiled_by[$f]+=" $1"
+	done
+	return 0
 }
 
 head=$(kgit rev-parse "$BRANCH")
@@ -265,11 +298,7 @@ head=$(kgit rev-parse "$BRANCH")
 # "i386", "wide"
 declare -A compiled_by=()
 mapfile -t series_files < <(kgit diff --name-only --diff-filter=AM "$base" "$head" -- '*.c')
-if [ -f "$O/.config" ]; then
-	for f in "${series_files[@]}"; do
-		enabled_at "$O/.config" "$head" "$f" >/dev/null && compiled_by[$f]+=" boot"
-	done
-fi
+[ -f "$O/.config" ] && mark_compiled boot "$O/.config"
 
 # i386 with NUMA (checkpatch/i386-numa.config after
 # qemu/cpu_alloc.config), where CPU_ALLOC is off: every file each
@@ -296,21 +325,10 @@ if [ "${I386:-1}" = 1 ] && [ $np -gt 0 ]; then
 	declare -A xfiles=()
 	xbase=()
 	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
-		files=() skipped=()
-		while read -r f; do
-			if src=$(enabled_at "$o/.cpu-alloc-config" "$id" "$f"); then
-				files+=("$src")
-				[ -n "$(kgit ls-tree "$base" -- "$src")" ] && xbase+=("$src")
-			else
-				skipped+=("$f")
-			fi
-		done < <(touched "$id")
-		xfiles[$id]=$(printf '%s\n' "${files[@]}" | sort -u | tr '\n' ' ')
-		[ ${#skipped[@]} = 0 ] || info SKIP "i386 ${id:0:12}: ${skipped[*]} not built by the i386 configuration"
+		mapfile -t files < <(touched "$id")
+		xconfig_add "$id" "$o/.cpu-alloc-config" i386 "the i386 configuration" "${files[@]}"
 	done
-	for f in "${series_files[@]}"; do
-		enabled_at "$o/.cpu-alloc-config" "$head" "$f" >/dev/null && compiled_by[$f]+=" i386"
-	done
+	mark_compiled i386 "$o/.cpu-alloc-config"
 	xempty="no built .c file touched"
 	xconfig_run i386 i386 i386
 fi
@@ -349,21 +367,10 @@ if [ "${WIDE:-1}" = 1 ] && [ $np -gt 0 ]; then
 			[ -f "$O/.config" ] && enabled_at "$O/.config" "$id" "$f" >/dev/null && continue
 			files+=("$f")
 		done < <(touched "$id")
-		ok=() skipped=()
-		for f in $(printf '%s\n' "${files[@]}" | sort -u); do
-			if src=$(enabled_at "$o/.cpu-alloc-config" "$id" "$f"); then
-				ok+=("$src")
-				[ -n "$(kgit ls-tree "$base" -- "$src")" ] && xbase+=("$src")
-			else
-				skipped+=("$f")
-			fi
-		done
-		xfiles[$id]=$(printf '%s\n' "${ok[@]}" | sort -u | tr '\n' ' ')
-		[ ${#skipped[@]} = 0 ] || info SKIP "wide ${id:0:12}: ${skipped[*]} not built by allmodconfig"
+		mapfile -t files < <(printf '%s\n' "${files[@]}" | sort -u | grep .)
+		xconfig_add "$id" "$o/.cpu-alloc-config" wide allmodconfig "${files[@]}"
 	done
-	for f in "${series_files[@]}"; do
-		enabled_at "$o/.cpu-alloc-config" "$head" "$f" >/dev/null && compiled_by[$f]+=" wide"
-	done
+	mark_compiled wide "$o/.cpu-alloc-config"
 	xempty=
 	xconfig_run wide x86_64 wide
 fi
@@ -376,10 +383,7 @@ if [ -f "$O/.config" ] && [ $np -gt 0 ]; then
 	dcfg=$WORK/build-debug/.config
 	if [ -f "$dcfg" ]; then
 		configs+=", debug"
-		for f in "${series_files[@]}"; do
-			case " ${compiled_by[$f]:-} " in *" boot "*) continue ;; esac
-			enabled_at "$dcfg" "$head" "$f" >/dev/null && compiled_by[$f]+=" debug"
-		done
+		mark_compiled debug "$dcfg" boot
 	fi
 	[ "${I386:-1}" = 1 ] && configs+=", i386"
 	[ "${WIDE:-1}" = 1 ] && configs+=", wide"
