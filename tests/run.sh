@@ -1128,8 +1128,8 @@ test_send_without_mail_config() {
 	grep -q '^Subject: \[PATCH 0/2\] cpu_alloc: a per-cpu' "$W"/outgoing/* || { grep -h Subject "$W"/outgoing/*; return 1; }
 }
 
-# make test prints the time of each step and its total, and warns past
-# its budget, naming the slowest steps.
+# make test prints the time of each step and its total, and warns at
+# its budget or past it, naming the slowest steps.
 test_ci_times_and_budget() {
 	cp -r "$HERE/fake" "$R/tests/"
 	expect_ok mk test QUICK=1 SELFTEST_ARGS=help && says "step times (s):" && says "total (" || return 1
