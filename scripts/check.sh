@@ -34,8 +34,10 @@
 # checkpatch/wide.config (no WERROR, no instrumentation), in
 # $WORK/build-wide: every .c file of the series at the head, and a file
 # the boot config does not build also at each commit that touches it;
-# judged against the base as i386 is.  WIDE=0 skips.  Then the files
-# no configuration compiles are listed (logs/uncompiled.txt, and which
+# judged against the base as i386 is.  WIDE=0 skips; WIDE=only runs it
+# alone (make test does, behind bisect-check), and a pass is kept: the
+# same series checked again compiles nothing.  Then the files no
+# configuration compiles are listed (logs/uncompiled.txt, and which
 # compile each in logs/compiled-by.txt).
 . "$(dirname "$0")/lib.sh"
 
@@ -63,8 +65,12 @@ ignored_types() {
 # "env python3", and a python3 of pyenv or a venv ahead of Debian's
 # lacks the ply and git modules (python3-ply, python3-git) it needs; it
 # then fails with a traceback, and checkpatch does not notice.
+# WIDE=only: the allmodconfig compile alone, no checkpatch, sparse or i386
+only_wide=0
+[ "$WIDE" = only ] && only_wide=1
 for p in "$COMMITS"/*.patch; do
 	[ -e "$p" ] || break
+	[ $only_wide = 0 ] || break
 	name=${p##*/}
 	(cd "$SRC" && PATH=/usr/bin:$PATH "$cp" "${flags[@]}" "$p") >"$LOGS/checkpatch-${name%.patch}.txt" 2>&1 &
 	job_slot
@@ -74,6 +80,7 @@ np=0
 for p in "$COMMITS"/*.patch; do
 	[ -e "$p" ] || break
 	np=$((np + 1))
+	[ $only_wide = 0 ] || continue
 	name=${p##*/}
 	out=$LOGS/checkpatch-${name%.patch}.txt
 	ign=$(ignored_types "$name" | sort -u)
@@ -93,9 +100,9 @@ for p in "$COMMITS"/*.patch; do
 		info OK "checkpatch $name ($nchk checks)"
 	fi
 done
-[ $np = 0 ] && info OK "checkpatch: no patches in commits/"
+[ $np = 0 ] && [ $only_wide = 0 ] && info OK "checkpatch: no patches in commits/"
 
-if [ "${SPARSE:-1}" = 1 ] && [ $np -gt 0 ]; then
+if [ "$SPARSE" = 1 ] && [ $only_wide = 0 ] && [ $np -gt 0 ]; then
 	command -v sparse >/dev/null || die "sparse is not installed" "run: make deps"
 	lock_dir "$CHECKOUT"
 	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
@@ -298,12 +305,12 @@ head=$(kgit rev-parse "$BRANCH")
 # "i386", "wide"
 declare -A compiled_by=()
 mapfile -t series_files < <(kgit diff --name-only --diff-filter=AM "$base" "$head" -- '*.c')
-[ -f "$O/.config" ] && mark_compiled boot "$O/.config"
+[ -f "$O/.config" ] && [ $only_wide = 0 ] && mark_compiled boot "$O/.config"
 
 # i386 with NUMA (checkpatch/i386-numa.config after
 # qemu/cpu_alloc.config), where CPU_ALLOC is off: every file each
 # commit touches, at that commit.
-if [ "${I386:-1}" = 1 ] && [ $np -gt 0 ]; then
+if [ "$I386" = 1 ] && [ $only_wide = 0 ] && [ $np -gt 0 ]; then
 	co=$WORK/checkout-i386 o=$WORK/build-i386
 	worktree "$co" "$base"
 	git -C "$co" checkout -q -f --detach "$base"
@@ -337,7 +344,13 @@ fi
 # configured at the head: every file the series touches at the head,
 # and, at the commit that touches it, a file the boot config does not
 # build (the boot config's build of each commit compiles the others).
-if [ "${WIDE:-1}" = 1 ] && [ $np -gt 0 ]; then
+# Which files the boot config builds is read from the head's boot
+# config, configured in $WORK/build-wide-boot (not $O's: make test runs
+# this step beside bisect-check, whose builds change $O).  A pass is
+# recorded under a key of everything that decides it (the series'
+# commits, both configurations, the compiler, the ignore list, these
+# scripts): the same check again prints that and compiles nothing.
+if [ "$WIDE" != 0 ] && [ $np -gt 0 ]; then
 	co=$WORK/checkout-wide o=$WORK/build-wide
 	worktree "$co" "$head"
 	git -C "$co" checkout -q -f --detach "$head"
@@ -358,21 +371,43 @@ if [ "${WIDE:-1}" = 1 ] && [ $np -gt 0 ]; then
 		cp "$o/.config" "$o/.cpu-alloc-config"
 		echo "$salt" >"$o/.cpu-alloc-configured"
 	fi
-	declare -A xfiles=()
-	xbase=()
-	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
-		files=()
-		[ "$id" = "$head" ] && mapfile -t files < <(printf '%s\n' "${series_files[@]}")
-		while read -r f; do
-			[ -f "$O/.config" ] && enabled_at "$O/.config" "$id" "$f" >/dev/null && continue
-			files+=("$f")
-		done < <(touched "$id")
-		mapfile -t files < <(printf '%s\n' "${files[@]}" | sort -u | grep .)
-		xconfig_add "$id" "$o/.cpu-alloc-config" wide allmodconfig "${files[@]}"
-	done
+	bo=$WORK/build-wide-boot
+	configure_once "$co" "$bo" "$LOGS/config-wide-boot.log"
+	config_done "$bo"
+	key=$({
+		echo "$salt $base"
+		kgit rev-list "$base..$BRANCH"
+		cat "$bo/.config" "$TOP/checkpatch/build-warnings.ignore" "$TOP/scripts/check.sh" "$TOP/scripts/lib.sh"
+		gcc --version | head -n1
+	} | sha256sum | cut -c1-16)
+	if [ "$(cat "$o/.cpu-alloc-passed" 2>/dev/null)" = "$key" ]; then
+		info OK "wide ${head:0:12}: passed for this series and these configurations ($o/.cpu-alloc-passed)"
+	else
+		rm -f "$o/.cpu-alloc-passed"
+		declare -A xfiles=()
+		xbase=()
+		for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
+			files=()
+			[ "$id" = "$head" ] && mapfile -t files < <(printf '%s\n' "${series_files[@]}")
+			while read -r f; do
+				enabled_at "$bo/.config" "$id" "$f" >/dev/null && continue
+				files+=("$f")
+			done < <(touched "$id")
+			mapfile -t files < <(printf '%s\n' "${files[@]}" | sort -u | grep .)
+			xconfig_add "$id" "$o/.cpu-alloc-config" wide allmodconfig "${files[@]}"
+		done
+		xempty=
+		before=$fail fail=0
+		xconfig_run wide x86_64 wide
+		[ $fail = 0 ] && echo "$key" >"$o/.cpu-alloc-passed"
+		[ "$before" = 0 ] || fail=1
+	fi
 	mark_compiled wide "$o/.cpu-alloc-config"
-	xempty=
-	xconfig_run wide x86_64 wide
+fi
+if [ $only_wide = 1 ]; then
+	[ $fail = 0 ] || die "make check WIDE=only found new errors or warnings" "logs: $LOGS/wide-*.txt"
+	info CHECK "wide: clean"
+	exit 0
 fi
 
 # The files none of the configurations checked compiles.  The debug
@@ -385,8 +420,8 @@ if [ -f "$O/.config" ] && [ $np -gt 0 ]; then
 		configs+=", debug"
 		mark_compiled debug "$dcfg" boot
 	fi
-	[ "${I386:-1}" = 1 ] && configs+=", i386"
-	[ "${WIDE:-1}" = 1 ] && configs+=", wide"
+	[ "$I386" = 1 ] && configs+=", i386"
+	[ "$WIDE" != 0 ] && configs+=", wide"
 	: >"$LOGS/uncompiled.txt"
 	for f in "${series_files[@]}"; do
 		echo "$f:${compiled_by[$f]:- none}"

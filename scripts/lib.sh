@@ -115,7 +115,8 @@ FORCE=${FORCE:-0}
 # 1: `make regen` rewrites the generated commits instead of checking.
 UPDATE=${UPDATE:-0}
 # 0: make check skips sparse; 0: make check skips the i386 NUMA compile;
-# 0: make check skips the x86_64 allmodconfig compile.
+# 0: make check skips the x86_64 allmodconfig compile, "only": it runs
+# that compile alone (make test runs it so, behind bisect-check).
 SPARSE=${SPARSE:-1}
 I386=${I386:-1}
 WIDE=${WIDE:-1}
@@ -167,6 +168,11 @@ vrun() { [ "${V:-0}" = 1 ] && echo "+ $*" >&2; "$@"; }
 case $KMEMLEAK_OTHERS in
 fail | warn) ;;
 *) die "KMEMLEAK_OTHERS=$KMEMLEAK_OTHERS: must be fail or warn" "run: make boot DEBUG=1 KMEMLEAK_OTHERS=warn" ;;
+esac
+
+case $WIDE in
+0 | 1 | only) ;;
+*) die "WIDE=$WIDE: must be 0, 1 or only" "run it again with WIDE=1 (the default), WIDE=0 or WIDE=only" ;;
 esac
 
 case $OVERLAP in

@@ -9,6 +9,9 @@
 #     kmemleak, ...) at SCHED_IDLE (chrt --idle), in a checkout and build
 #     directory of its own: it takes only the cycles that the selftest,
 #     bisect-check's boots and links and the later steps leave idle;
+#     beside it, the same way, make check's allmodconfig compile
+#     (WIDE=only, in checkout-wide and build-wide), counted as the step
+#     check-wide before make check, which then compiles nothing again;
 #  3. the driver's selftest on the fake tree (tests/run.sh);
 #  4. bisect-check of every commit (build + QEMU boot, -smp 4; sparse on
 #     the files each commit touches, in the same build; the base is
@@ -26,7 +29,8 @@
 #     branch with a commit that breaks the boot.
 #
 # OVERLAP=0 builds the debug kernel in its boot's step, after the
-# head's other boots and before make check, and runs every step alone
+# head's other boots and before make check, leaves the allmodconfig
+# compile to make check, and runs every step alone
 # (and bisect-check boots each commit before building the next).
 #
 # make test-all (TEST_ALL=1) adds what does not fit CI's budget: make
@@ -114,7 +118,7 @@ start_debug_build() {
 		t0=$SECONDS
 		"${idle[@]}" "${MAKE[@]}" build DEBUG=1 >"$LOG/build-debug.log" 2>&1
 		rc=$?
-		echo "$((SECONDS - t0)) build-debug" >"$LOG/times-behind"
+		echo "$((SECONDS - t0)) build-debug" >>"$LOG/times-behind"
 		exit $rc
 	) </dev/null &
 	debug_pid=$!
@@ -128,6 +132,55 @@ stop_debug_build() {
 	wait "$debug_pid" 2>/dev/null
 	debug_pid=
 }
+# The allmodconfig compile of make check (WIDE=only) behind the other
+# steps as the debug build is, from the same start: it compiles in a
+# checkout and build of its own (checkout-wide, build-wide), and its
+# verdict is a step of its own, check-wide, counted before make check,
+# which then finds the pass recorded and compiles nothing again.
+wide_pid=
+start_wide_check() {
+	local idle=()
+	[ "$OVERLAP" = 1 ] && [ "$WIDE" != 0 ] || return 0
+	command -v chrt >/dev/null && idle=(chrt --idle 0)
+	echo "--- check-wide, behind the next steps${idle:+ at SCHED_IDLE}: make check WIDE=only"
+	set -m
+	(
+		t0=$SECONDS
+		"${idle[@]}" "${MAKE[@]}" check WIDE=only >"$LOG/check-wide.log" 2>&1
+		rc=$?
+		echo "$((SECONDS - t0)) check-wide" >>"$LOG/times-behind"
+		exit $rc
+	) </dev/null &
+	wide_pid=$!
+	set +m
+}
+# stop_wide_check: end it, if it still runs.
+stop_wide_check() {
+	[ -n "$wide_pid" ] || return 0
+	kill -TERM -- -"$wide_pid" 2>/dev/null
+	wait "$wide_pid" 2>/dev/null
+	wide_pid=
+}
+# wait_wide_check: wait for it, and count it as the step check-wide.
+wait_wide_check() {
+	local rc
+	[ -n "$wide_pid" ] || return 0
+	echo "waiting for the allmodconfig compile behind the other steps (log: $LOG/check-wide.log)"
+	wait "$wide_pid"
+	rc=$?
+	wide_pid=
+	if [ $rc = 0 ]; then
+		passed=$((passed + 1))
+		tail -n 4 "$LOG/check-wide.log" | sed 's/^/    /'
+		echo "ok - check-wide (behind)"
+	else
+		failed=$((failed + 1))
+		failures="$failures check-wide"
+		tail -n 40 "$LOG/check-wide.log" | sed 's/^/    # /'
+		echo "not ok - check-wide (behind)"
+	fi
+}
+
 # descendants PID: the processes below PID, children first.  timeout
 # (qemu_run) puts itself and QEMU in a process group of their own, so a
 # signal to the step's group does not reach them.
@@ -146,6 +199,7 @@ descendants() {
 stop_behind() {
 	local pids
 	stop_debug_build
+	stop_wide_check
 	[ -n "${bg_pid:-}" ] || return 0
 	pids=$(descendants "$bg_pid")
 	# shellcheck disable=SC2086
@@ -229,7 +283,7 @@ if [ "$QUICK" != 1 ]; then
 	step deps "${MAKE[@]}" deps &&
 		step tree "${MAKE[@]}" tree &&
 		step export-round-trip export_round_trip &&
-		ready=1 && start_debug_build
+		ready=1 && start_debug_build && start_wide_check
 fi
 
 # The selftest: its own counts join ours.
@@ -252,6 +306,7 @@ if [ $ready = 1 ]; then
 		# (see NICE)
 		wait_debug_build
 		bg_start boot-debug debug_boot
+		wait_wide_check
 		step check "${NICE[@]}" "${MAKE[@]}" check
 		[ -x "$TOP/scripts/regen.sh" ] && step regen "${NICE[@]}" "${MAKE[@]}" regen
 		[ -x "$TOP/scripts/convert-report.sh" ] && step convert-report "${NICE[@]}" "${MAKE[@]}" convert-report
@@ -281,6 +336,7 @@ if [ $ready = 1 ]; then
 		fi
 	}
 	stop_debug_build
+	stop_wide_check
 fi
 echo "step logs: $LOG"
 total=$((SECONDS - t_start))

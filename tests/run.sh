@@ -885,7 +885,8 @@ test_check_i386() {
 # make check compiles under allmodconfig (checkpatch/wide.config) every
 # file of the series at the head, and a file the boot config does not
 # build at the commit that touches it; an error the base lacks fails;
-# a file no configuration compiles is listed; WIDE=0 skips.
+# a file no configuration compiles is listed; a pass is kept; WIDE=only
+# runs that compile alone; WIDE=0 skips.
 test_check_wide() {
 	expect_ok mk tree || return 1
 	# wide.o by its own line; listed.o by a list that obj-y takes in
@@ -915,12 +916,21 @@ test_check_wide() {
 		grep -qx 'kernel/fake.c: boot wide' "$W/logs/compiled-by.txt" &&
 		grep -qx 'kernel/part.c: wide' "$W/logs/compiled-by.txt" &&
 		grep -qx 'kernel/listed.c: wide' "$W/logs/compiled-by.txt" || { cat "$W/logs/compiled-by.txt"; return 1; }
+	# the pass is kept: the same series checked again compiles nothing
+	expect_ok mk check SPARSE=0 I386=0 && says "passed for this series and these configurations" &&
+		! says "files compiled, nothing new" >/dev/null && grep -qx 'kernel/part.c: wide' "$W/logs/compiled-by.txt" || return 1
+	# WIDE=only: that compile alone, which needs no build of the boot config
+	rm -rf "$W/build-wide/.cpu-alloc-passed" "$W/build"
+	expect_ok mk check WIDE=only && says "3 files compiled, nothing new" && says "CHECK   wide: clean" &&
+		! says "checkpatch" >/dev/null && ! says "no configuration" >/dev/null || return 1
+	[ "$(grep -c 'OK      wide .*files compiled, nothing new' "$T/out")" = 2 ] || { cat "$T/out"; return 1; }
 	printf 'kernel/wide.c: implicit declaration of function y\n' >"$W/linux/wide-errors"
 	git -C "$W/linux" add -f wide-errors && git -C "$W/linux" commit -q --amend --no-edit &&
 		expect_ok mk export || return 1
 	expect_fail "an allmodconfig error" mk check SPARSE=0 I386=0 && says "new errors or warnings in kernel/fake.c kernel/listed.c kernel/wide.c" &&
 		says "kernel/wide.c: error: implicit declaration of function y" || return 1
-	expect_ok mk check SPARSE=0 I386=0 WIDE=0 && ! grep -q "^  [A-Z]* *wide " "$T/out"
+	expect_ok mk check SPARSE=0 I386=0 WIDE=0 && ! grep -q "^  [A-Z]* *wide " "$T/out" || return 1
+	expect_fail "a bad WIDE" mk check WIDE=yes && says "WIDE=yes: must be 0, 1 or only"
 }
 
 # make check disassembles the head's CPU_PTR() probe: arithmetic
@@ -1154,6 +1164,13 @@ test_ci_debug_build_behind() {
 	FAKE_TRACE=$trace mk test SELFTEST_ARGS=help >"$T/out" 2>&1
 	says "build-debug, behind the next steps" && says "build-debug, beside the steps above" &&
 		says "ok - bisect-check" && says "ok - boot-debug" || return 1
+	# the allmodconfig compile too, counted before make check, which
+	# then found its pass
+	says "check-wide, behind the next steps" && says "check-wide, beside the steps above" &&
+		says "ok - check-wide (behind)" && grep -q "passed for this series" "$W/ci-logs/check.log" ||
+		{ cat "$W/ci-logs/check.log"; return 1; }
+	[ "$(grep -o -e '^ok - check-wide' -e '^--- check:' "$T/out" | tr '\n' ' ')" = "ok - check-wide --- check: " ] ||
+		{ echo "check-wide was not counted before make check"; return 1; }
 	# its boot ran beside the steps after kaslr-check, which ran niced,
 	# and was counted after them
 	says "boot-debug: in the background" && says "--- check: nice -n 19 make" || return 1
