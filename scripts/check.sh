@@ -151,8 +151,12 @@ kbuild_enabled() {
 	[ -f "$dir/Makefile" ] || return 1
 	# x86's Makefiles name some objects by $(BITS): kasan_init_$(BITS).o
 	grep -q '^CONFIG_64BIT=y' "$cfg" && bits=64
-	# the Makefile with its continued lines joined
-	mk=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' -e "s/\\\$(BITS)/$bits/g" "$dir/Makefile")
+	# the Makefile with its continued lines joined, and the spellings
+	# of a symbol's value reduced to $(CONFIG_X): ${CONFIG_X} (dpaa2),
+	# $(CONFIG_X:m=y) (ixgbe), $(subst m,y,$(CONFIG_X)) (hv)
+	mk=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' -e "s/\\\$(BITS)/$bits/g" \
+		-e 's/\$[{]\(CONFIG_[A-Za-z0-9_]*\)[}]/$(\1)/g' -e 's/\$[(]\(CONFIG_[A-Za-z0-9_]*\):m=y[)]/$(\1)/g' \
+		-e 's/\$[(]subst m,y,\$[(]\(CONFIG_[A-Za-z0-9_]*\)[)][)]/$(\1)/g' "$dir/Makefile")
 	line=$(printf '%s\n' "$mk" |
 		grep -E "^[[:space:]]*[A-Za-z0-9_-]+(-\\\$\\(CONFIG_[A-Za-z0-9_]+\\)|-y|-objs)[[:space:]]*[:+]?=.*(^|[[:space:]/])$name\\.o([[:space:]]|\$)" |
 		head -n1)
@@ -182,14 +186,21 @@ kbuild_enabled() {
 # built, when the CONFIG_ symbol of an "#ifdef CONFIG_..." around the
 # #include, if there is one, is set.
 enabled_at() {
-	local cfg=$1 id=$2 f=$3 dir=${3%/*} name inc sym
+	local cfg=$1 id=$2 f=$3 dir=${3%/*} name inc sym d rel up
 	name=$(basename "$f" .c)
 	rm -rf "$LOGS/mk" && mkdir -p "$LOGS/mk"
-	if kgit show "$id:$dir/Makefile" >"$LOGS/mk/Makefile" 2>/dev/null &&
-		kbuild_enabled "$cfg" "$LOGS/mk" "$name"; then
-		echo "$f"
-		return 0
-	fi
+	# the Makefile of its directory, or of the two above it, which may
+	# name it by a relative path (iwlwifi-objs += queue/tx.o)
+	d=$dir rel=$name
+	for up in 0 1 2; do
+		if kgit show "$id:$d/Makefile" >"$LOGS/mk/Makefile" 2>/dev/null &&
+			kbuild_enabled "$cfg" "$LOGS/mk" "$rel"; then
+			echo "$f"
+			return 0
+		fi
+		case "$d" in */*) ;; *) break ;; esac
+		rel=${d##*/}/$rel d=${d%/*}
+	done
 	[ "${4:-0}" = 0 ] || return 1
 	while IFS=: read -r _ inc line _; do
 		[ "$inc" != "$f" ] || continue

@@ -930,7 +930,18 @@ test_check_wide() {
 	expect_fail "an allmodconfig error" mk check SPARSE=0 I386=0 && says "new errors or warnings in kernel/fake.c kernel/listed.c kernel/wide.c" &&
 		says "kernel/wide.c: error: implicit declaration of function y" || return 1
 	expect_ok mk check SPARSE=0 I386=0 WIDE=0 && ! grep -q "^  [A-Z]* *wide " "$T/out" || return 1
-	expect_fail "a bad WIDE" mk check WIDE=yes && says "WIDE=yes: must be 0, 1 or only"
+	expect_fail "a bad WIDE" mk check WIDE=yes && says "WIDE=yes: must be 0, 1 or only" || return 1
+	# the spellings of a symbol's value that kbuild allows, and an
+	# object that the Makefile of the directory above names
+	printf '%s\n' 'obj-$(subst m,y,$(CONFIG_WIDE_ONLY)) += subst.o' 'comp-${CONFIG_WIDE_ONLY} += sub/deep.o' \
+		'obj-$(CONFIG_WIDE_ONLY:m=y) += comp.o' >>"$W/linux/kernel/Makefile"
+	mkdir -p "$W/linux/kernel/sub" && printf 'int deep;\n' >"$W/linux/kernel/sub/deep.c"
+	git -C "$W/linux" rm -q wide-errors && git -C "$W/linux" commit -q --amend --no-edit &&
+		git -C "$W/linux" add -f kernel/Makefile kernel/sub/deep.c &&
+		commit_in_tree "kernel: cpu_alloc: add subst.c" kernel/subst.c "int subst;" && expect_ok mk export || return 1
+	expect_ok mk build && expect_ok mk check SPARSE=0 I386=0 || return 1
+	grep -qx 'kernel/subst.c: wide' "$W/logs/compiled-by.txt" && grep -qx 'kernel/sub/deep.c: wide' "$W/logs/compiled-by.txt" ||
+		{ cat "$W/logs/compiled-by.txt"; return 1; }
 }
 
 # make check disassembles the head's CPU_PTR() probe: arithmetic
