@@ -15,7 +15,8 @@
 #   remaining alloc_percpu-family call sites: N in M files
 #   free_percpu() calls left: F
 #
-# Not counted: the definitions (include/linux/percpu.h, mm/percpu*.c),
+# Not counted: the names in string literals (an error message that
+# says "alloc_percpu(fds) failed"), the definitions (include/linux/percpu.h, mm/percpu*.c),
 # the allocator's own fallback and tests (include/linux/cpu_alloc.h,
 # mm/cpu_alloc*.c: they call alloc_percpu() on purpose), comment lines, Documentation/, and tools/ (user-space copies of the
 # API, e.g. the rcutorture CBMC model).  A call written over several
@@ -45,6 +46,12 @@ kgit grep -n -I -E "$RE" "$id" -- . "${EXCLUDE[@]}" |
 		sub(/^[ \t]+/, "", text)
 		# comment lines: " * ...", "/* ...", "// ..."
 		if (text ~ /^(\*|\/\*|\/\/)/)
+			next
+		# a name inside a string literal is no call:
+		# dev_err(dev, "alloc_percpu(fds) failed\n")
+		code = text
+		gsub(/"([^"\\]|\\.)*"/, "\"\"", code)
+		if (code !~ /(^|[^A-Za-z0-9_])(__)?alloc_percpu(_gfp)?[ \t]*\(/)
 			next
 		dir = file; sub(/\/[^\/]*$/, "", dir)
 		if (dir == file) dir = "."

@@ -882,6 +882,21 @@ test_check_i386() {
 	expect_ok mk check SPARSE=0 I386=0 && ! grep -q "^  [A-Z]* *i386 " "$T/out"
 }
 
+# make convert-report counts the alloc_percpu-family calls left: not a
+# comment line, not a name inside a string literal.
+test_convert_report() {
+	expect_ok mk tree || return 1
+	printf '%s\n' '#include <linux/percpu.h>' 'void f(void)' '{' \
+		'	p = alloc_percpu(int);' '	q = __alloc_percpu_gfp(8, 8, GFP_KERNEL);' \
+		'	/* alloc_percpu(int) in a comment */' '	 * alloc_percpu(long) in a block comment' \
+		'	pr_err("alloc_percpu(fds) failed\n");' '	pr_err("x\"y"); r = alloc_percpu(long);' \
+		'	free_percpu(p);' '}' >"$W/linux/kernel/left.c"
+	git -C "$W/linux" add -f kernel/left.c && git -C "$W/linux" commit -q -m "kernel: left" || return 1
+	expect_ok mk convert-report && says "remaining alloc_percpu-family call sites: 3 in 1 files" &&
+		says "kernel/left.c:4: p = alloc_percpu(int);" && says 'kernel/left.c:9: pr_err("x\"y"); r = alloc_percpu(long);' &&
+		! says "failed" >/dev/null && says "free_percpu() calls left: 1"
+}
+
 # make check compiles under allmodconfig (checkpatch/wide.config) every
 # file of the series at the head, and a file the boot config does not
 # build at the commit that touches it; an error the base lacks fails;
