@@ -82,6 +82,19 @@ export_round_trip() {
 	}
 }
 
+# tally NAME RC LOG: count NAME as passed (RC 0) or failed, and show
+# the end of its LOG.
+tally() {
+	if [ "$2" = 0 ]; then
+		passed=$((passed + 1))
+		tail -n 4 "$3" | sed 's/^/    /'
+	else
+		failed=$((failed + 1))
+		failures="$failures $1"
+		tail -n 40 "$3" | sed 's/^/    # /'
+	fi
+}
+
 # step NAME CMD...: run CMD as one test, output in $LOG/NAME.log.
 step() {
 	local name=$1 t0=$SECONDS rc
@@ -90,93 +103,81 @@ step() {
 	"$@" >"$LOG/$name.log" 2>&1
 	rc=$?
 	echo "$((SECONDS - t0)) $name" >>"$LOG/times"
+	tally "$name" $rc "$LOG/$name.log"
 	if [ $rc = 0 ]; then
-		passed=$((passed + 1))
-		tail -n 4 "$LOG/$name.log" | sed 's/^/    /'
 		echo "ok - $name ($((SECONDS - t0))s)"
 	else
-		failed=$((failed + 1))
-		failures="$failures $name"
-		tail -n 40 "$LOG/$name.log" | sed 's/^/    # /'
 		echo "not ok - $name ($((SECONDS - t0))s)"
 	fi
 	return $rc
 }
 
-# The debug kernel's build behind the other steps (OVERLAP=1): started
-# once the tree is there, at SCHED_IDLE, in its own process group (not
-# its own session: with the scheduler's autogroups a session gets half
-# the CPU whatever its policy), in build-debug and checkout-debug.
-debug_pid=
+# Jobs behind the other steps (OVERLAP=1), started once the tree is
+# there: at SCHED_IDLE, in their own process group (not their own
+# session: with the scheduler's autogroups a session gets half the CPU
+# whatever its policy), output in $LOG/NAME.log, time in times-behind.
+declare -A behind_pid=()
+# behind_start NAME CMD...: start CMD behind the steps as job NAME.
+behind_start() {
+	local name=$1 idle=()
+	shift
+	command -v chrt >/dev/null && idle=(chrt --idle 0)
+	echo "--- $name, behind the next steps${idle:+ at SCHED_IDLE}: $*"
+	set -m
+	(
+		t0=$SECONDS
+		"${idle[@]}" "$@" >"$LOG/$name.log" 2>&1
+		rc=$?
+		echo "$((SECONDS - t0)) $name" >>"$LOG/times-behind"
+		exit $rc
+	) </dev/null &
+	behind_pid[$name]=$!
+	set +m
+}
+# behind_wait NAME: wait for job NAME (announced with WHAT); its status.
+behind_wait() {
+	local pid=${behind_pid[$1]:-}
+	[ -n "$pid" ] || return 0
+	echo "waiting for $2 behind the other steps (log: $LOG/$1.log)"
+	unset "behind_pid[$1]"
+	wait "$pid"
+}
+# behind_stop NAME: end job NAME, if it still runs (a failed step
+# before it is needed, an interrupt).
+behind_stop() {
+	local pid=${behind_pid[$1]:-}
+	[ -n "$pid" ] || return 0
+	kill -TERM -- -"$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	unset "behind_pid[$1]"
+}
+# running NAME: true while job NAME was started and not yet waited for.
+running() { [ -n "${behind_pid[$1]:-}" ]; }
+
+# The debug kernel's build, in build-debug and checkout-debug.
 start_debug_build() {
-	local idle=()
 	[ "$OVERLAP" = 1 ] || return 0
-	command -v chrt >/dev/null && idle=(chrt --idle 0)
-	echo "--- build-debug, behind the next steps${idle:+ at SCHED_IDLE}: make build DEBUG=1"
-	set -m
-	(
-		t0=$SECONDS
-		"${idle[@]}" "${MAKE[@]}" build DEBUG=1 >"$LOG/build-debug.log" 2>&1
-		rc=$?
-		echo "$((SECONDS - t0)) build-debug" >>"$LOG/times-behind"
-		exit $rc
-	) </dev/null &
-	debug_pid=$!
-	set +m
+	behind_start build-debug "${MAKE[@]}" build DEBUG=1
 }
-# stop_debug_build: end the build behind, if it still runs (a failed
-# step before boot-debug, an interrupt).
-stop_debug_build() {
-	[ -n "$debug_pid" ] || return 0
-	kill -TERM -- -"$debug_pid" 2>/dev/null
-	wait "$debug_pid" 2>/dev/null
-	debug_pid=
-}
-# The allmodconfig compile of make check (WIDE=only) behind the other
-# steps as the debug build is, from the same start: it compiles in a
-# checkout and build of its own (checkout-wide, build-wide), and its
-# verdict is a step of its own, check-wide, counted before make check,
-# which then finds the pass recorded and compiles nothing again.
-wide_pid=
+# The allmodconfig compile of make check (WIDE=only), from the same
+# start: it compiles in a checkout and build of its own (checkout-wide,
+# build-wide), and its verdict is a step of its own, check-wide,
+# counted before make check, which then finds the pass recorded and
+# compiles nothing again.
 start_wide_check() {
-	local idle=()
 	[ "$OVERLAP" = 1 ] && [ "$WIDE" != 0 ] || return 0
-	command -v chrt >/dev/null && idle=(chrt --idle 0)
-	echo "--- check-wide, behind the next steps${idle:+ at SCHED_IDLE}: make check WIDE=only"
-	set -m
-	(
-		t0=$SECONDS
-		"${idle[@]}" "${MAKE[@]}" check WIDE=only >"$LOG/check-wide.log" 2>&1
-		rc=$?
-		echo "$((SECONDS - t0)) check-wide" >>"$LOG/times-behind"
-		exit $rc
-	) </dev/null &
-	wide_pid=$!
-	set +m
-}
-# stop_wide_check: end it, if it still runs.
-stop_wide_check() {
-	[ -n "$wide_pid" ] || return 0
-	kill -TERM -- -"$wide_pid" 2>/dev/null
-	wait "$wide_pid" 2>/dev/null
-	wide_pid=
+	behind_start check-wide "${MAKE[@]}" check WIDE=only
 }
 # wait_wide_check: wait for it, and count it as the step check-wide.
 wait_wide_check() {
 	local rc
-	[ -n "$wide_pid" ] || return 0
-	echo "waiting for the allmodconfig compile behind the other steps (log: $LOG/check-wide.log)"
-	wait "$wide_pid"
+	running check-wide || return 0
+	behind_wait check-wide "the allmodconfig compile"
 	rc=$?
-	wide_pid=
+	tally check-wide $rc "$LOG/check-wide.log"
 	if [ $rc = 0 ]; then
-		passed=$((passed + 1))
-		tail -n 4 "$LOG/check-wide.log" | sed 's/^/    /'
 		echo "ok - check-wide (behind)"
 	else
-		failed=$((failed + 1))
-		failures="$failures check-wide"
-		tail -n 40 "$LOG/check-wide.log" | sed 's/^/    # /'
 		echo "not ok - check-wide (behind)"
 	fi
 }
@@ -193,13 +194,13 @@ descendants() {
 	done
 }
 # stop_behind: end what runs behind the steps (on exit or interrupt): the
-# debug build, and the step in the background with every process below
+# jobs behind, and the step in the background with every process below
 # it (the debug boot's QEMU too, and so its NFS server, whose trap waits
 # for QEMU).
 stop_behind() {
 	local pids
-	stop_debug_build
-	stop_wide_check
+	behind_stop build-debug
+	behind_stop check-wide
 	[ -n "${bg_pid:-}" ] || return 0
 	pids=$(descendants "$bg_pid")
 	# shellcheck disable=SC2086
@@ -233,11 +234,9 @@ debug_boot() {
 # its status in debug_rc.
 debug_rc=
 wait_debug_build() {
-	[ -n "$debug_pid" ] || return 0
-	echo "waiting for the debug build behind the other steps (log: $LOG/build-debug.log)"
-	wait "$debug_pid"
+	running build-debug || return 0
+	behind_wait build-debug "the debug build"
 	debug_rc=$?
-	debug_pid=
 }
 # The steps beside a step in the background: at nice 19 (in this
 # session: with the scheduler's autogroups, a nice value counts only
@@ -335,8 +334,8 @@ if [ $ready = 1 ]; then
 			step bench "${MAKE[@]}" bench QUICK=0
 		fi
 	}
-	stop_debug_build
-	stop_wide_check
+	behind_stop build-debug
+	behind_stop check-wide
 fi
 echo "step logs: $LOG"
 total=$((SECONDS - t_start))
