@@ -35,7 +35,7 @@ help:
 	@echo ''
 	@echo 'Checks:'
 	@echo '  bisect-check  - build and boot every commit, base to head; cached by commit id'
-	@echo '  check         - checkpatch, sparse, an i386 NUMA and an allmodconfig compile of the touched files; only new warnings fail'
+	@echo '  check         - checkpatch, sparse, i386 NUMA, x86_64 and arm64 allmodconfig compiles of the touched files; only new warnings fail'
 	@echo '  cold-cost     - how much of the tree each commit makes a cold ccache compile again (COLD_SAMPLE=, COLD_FULL_MAX=)'
 	@echo '  regen         - re-run coccinelle/*.cocci; check generated commits (UPDATE=1 rewrites)'
 	@echo '  convert-report - list the alloc_percpu-family call sites left in the tree'
@@ -54,7 +54,7 @@ help:
 	@echo ''
 	@echo "Settings (make VAR=value): V=1 verbose, WORK= ($$(bash -c '. $(S)/lib.sh && echo "$$WORK"')), O=, REV=,"
 	@echo 'SMP=, MAXCPUS=, BOOT_TIMEOUT=, DEBUG=1, STRESS_OPS=, STRESS_SECS=, FORCE=1, UPDATE=1, GOOD=, BAD=, TO=, SEND=1,'
-	@echo 'QUICK=1, FRESH=1, FRESH_CONFIG=1 (configure even when nothing changed), BUDGET=, COLD_SAMPLE=, COLD_FULL_MAX=, OVERLAP=0, SPARSE=0, I386=0, WIDE=0, AM_ALL=1, AM_VERSIONS=, NFS=0, NFS_PORT=, GANESHA=, KMEMLEAK_OTHERS=warn,'
+	@echo 'QUICK=1, FRESH=1, FRESH_CONFIG=1 (configure even when nothing changed), BUDGET=, COLD_SAMPLE=, COLD_FULL_MAX=, OVERLAP=0, SPARSE=0, I386=0, WIDE=0, ARM64=0, AM_ALL=1, AM_VERSIONS=, NFS=0, NFS_PORT=, GANESHA=, KMEMLEAK_OTHERS=warn,'
 	@echo 'KMEM_XFAIL= (test_kmem tests allowed to fail in the guest; default test_kmem_basic, with DEBUG=1 also test_kmem_dead_cgroups),'
 	@echo 'KMEM_SKIP= (test_kmem tests not run; default test_kmem_basic, in bisect-check and kaslr-check also test_kmem_memcg_deletion; none: all run).'
 

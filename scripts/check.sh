@@ -186,8 +186,15 @@ kbuild_enabled() {
 # built, when the CONFIG_ symbol of an "#ifdef CONFIG_..." around the
 # #include, if there is one, is set.
 enabled_at() {
-	local cfg=$1 id=$2 f=$3 dir=${3%/*} name inc sym d rel up
+	local cfg=$1 id=$2 f=$3 dir=${3%/*} name inc sym d rel up a
 	name=$(basename "$f" .c)
+	# arch/X/ is built only for X, whatever its Makefiles say
+	case "$f" in
+	arch/*/*)
+		a=${f#arch/}
+		[ "${a%%/*}" = "$(cfg_arch "$cfg")" ] || return 1
+		;;
+	esac
 	rm -rf "$LOGS/mk" && mkdir -p "$LOGS/mk"
 	# the Makefile of its directory, or of the two above it, which may
 	# name it by a relative path (iwlwifi-objs += queue/tx.o)
@@ -223,8 +230,25 @@ enabled_at() {
 	return 1
 }
 
+# cfg_arch CONFIGFILE: the arch/ directory CONFIGFILE builds: arm64,
+# arm, or x86 (x86_64 and i386, and the fake tree of the selftest).
+cfg_arch() {
+	if grep -qx 'CONFIG_ARM64=y' "$1"; then
+		echo arm64
+	elif grep -qx 'CONFIG_ARM=y' "$1"; then
+		echo arm
+	else
+		echo x86
+	fi
+}
+
 # touched ID: the .c files commit ID adds or modifies.
 touched() { kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$1" -- '*.c'; }
+
+# The cross compiler of the arm64 compile (Debian's gcc-aarch64-linux-gnu),
+# and cross_of ARCH: the CROSS_COMPILE prefix for ARCH (none: the host's).
+ARM64_CROSS=aarch64-linux-gnu-
+cross_of() { [ "$1" != arm64 ] || echo "$ARM64_CROSS"; }
 
 # xconfig_lines NAME ARCH ID FILES...: compile FILES at ID in the
 # configuration of $WORK/build-NAME, objects only, and print its errors
@@ -238,7 +262,8 @@ xconfig_lines() {
 	git -C "$co" checkout -q -f --detach "$id"
 	cmp -s "$o/.cpu-alloc-config" "$o/.config" || cp "$o/.cpu-alloc-config" "$o/.config"
 	(cd "$o" && rm -f "${@/%.c/.o}")
-	ARCH=$arch kmake "$co" "$o" -j"$JOBS" -k "${@/%.c/.o}" >"$LOGS/$name-build.log" 2>&1 || true
+	ARCH=$arch CROSS_COMPILE=$(cross_of "$arch") kmake "$co" "$o" -j"$JOBS" -k "${@/%.c/.o}" \
+		>"$LOGS/$name-build.log" 2>&1 || true
 	diag_lines sparse "$co" <"$LOGS/$name-build.log"
 }
 
@@ -361,6 +386,58 @@ fi
 # recorded under a key of everything that decides it (the series'
 # commits, both configurations, the compiler, the ignore list, these
 # scripts): the same check again prints that and compiles nothing.
+# arm64_compile WIDECONFIG SALT: the part of the wide compile for the
+# files x86_64 does not build (arch/arm64, the ARM irqchip, timer, PMU
+# and CoreSight drivers): arm64 allmodconfig at the head, with
+# Debian's cross compiler and checkpatch/wide.config, in
+# $WORK/build-arm64, configured only when there is such a file.  Each
+# of them at the commit that touches it, all of them at the head,
+# judged against the base as the x86_64 compile is.  CPU_ALLOC is
+# x86_64's, so this compiles the conversions as every other
+# architecture sees them.
+arm64_compile() {
+	local wcfg=$1 salt=$2 ao=$WORK/build-arm64 aco=$WORK/checkout-arm64 id f any=0 list
+	local -A cand=()
+	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
+		list=
+		while read -r f; do
+			enabled_at "$wcfg" "$id" "$f" >/dev/null || list+="$f "
+		done < <({ [ "$id" != "$head" ] || printf '%s\n' "${series_files[@]}"; touched "$id"; } | sort -u | grep .)
+		cand[$id]=$list
+		[ -z "$list" ] || any=1
+	done
+	if [ $any = 0 ]; then
+		info OK "arm64: x86_64 allmodconfig builds every .c file of the series"
+		return 0
+	fi
+	worktree "$aco" "$head"
+	git -C "$aco" checkout -q -f --detach "$head"
+	if [ "$(cat "$ao/.cpu-alloc-configured" 2>/dev/null)" != "$salt" ] || [ ! -f "$ao/.cpu-alloc-config" ]; then
+		info CONFIG "arm64 allmodconfig in $ao (objects only, ${ARM64_CROSS}gcc)"
+		mkdir -p "$ao"
+		ARCH=arm64 CROSS_COMPILE=$ARM64_CROSS KCONFIG_ALLCONFIG=$TOP/checkpatch/wide.config \
+			kmake "$aco" "$ao" allmodconfig >"$LOGS/config-arm64.log" 2>&1 ||
+			die "configuring arm64 allmodconfig failed" "log: $LOGS/config-arm64.log"
+		grep -qx 'CONFIG_ARM64=y' "$ao/.config" ||
+			die "the arm64 configuration lacks CONFIG_ARM64=y" "see: $LOGS/config-arm64.log"
+		grep -q '^CONFIG_WERROR=y' "$ao/.config" &&
+			die "WERROR is on in the arm64 configuration" "checkpatch/wide.config must turn it off"
+		cp "$ao/.config" "$ao/.cpu-alloc-config"
+		echo "$salt" >"$ao/.cpu-alloc-configured"
+	fi
+	xfiles=()
+	xbase=()
+	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
+		read -r -a list <<<"${cand[$id]}"
+		if [ ${#list[@]} = 0 ]; then
+			xfiles[$id]=
+			continue
+		fi
+		xconfig_add "$id" "$ao/.cpu-alloc-config" arm64 "arm64 allmodconfig" "${list[@]}"
+	done
+	xconfig_run arm64 arm64 arm64
+}
+
 if [ "$WIDE" != 0 ] && [ $np -gt 0 ]; then
 	co=$WORK/checkout-wide o=$WORK/build-wide
 	worktree "$co" "$head"
@@ -385,11 +462,17 @@ if [ "$WIDE" != 0 ] && [ $np -gt 0 ]; then
 	bo=$WORK/build-wide-boot
 	configure_once "$co" "$bo" "$LOGS/config-wide-boot.log"
 	config_done "$bo"
+	if [ "$ARM64" = 1 ]; then
+		command -v "${ARM64_CROSS}gcc" >/dev/null ||
+			die "no ${ARM64_CROSS}gcc for the arm64 part of the wide compile" \
+			    "run: make deps (it installs gcc-aarch64-linux-gnu), or leave that part out: ARM64=0"
+	fi
 	key=$({
-		echo "$salt $base"
+		echo "$salt $base ARM64=$ARM64"
 		kgit rev-list "$base..$BRANCH"
 		cat "$bo/.config" "$TOP/checkpatch/build-warnings.ignore" "$TOP/scripts/check.sh" "$TOP/scripts/lib.sh"
 		gcc --version | head -n1
+		[ "$ARM64" = 0 ] || "${ARM64_CROSS}gcc" --version | head -n1
 	} | sha256sum | cut -c1-16)
 	if [ "$(cat "$o/.cpu-alloc-passed" 2>/dev/null)" = "$key" ]; then
 		info OK "wide ${head:0:12}: passed for this series and these configurations ($o/.cpu-alloc-passed)"
@@ -410,10 +493,13 @@ if [ "$WIDE" != 0 ] && [ $np -gt 0 ]; then
 		xempty=
 		before=$fail fail=0
 		xconfig_run wide x86_64 wide
+		[ "$ARM64" = 0 ] || [ $fail != 0 ] || arm64_compile "$o/.cpu-alloc-config" "$salt"
 		[ $fail = 0 ] && echo "$key" >"$o/.cpu-alloc-passed"
 		[ "$before" = 0 ] || fail=1
 	fi
 	mark_compiled wide "$o/.cpu-alloc-config"
+	[ "$ARM64" = 0 ] || [ ! -f "$WORK/build-arm64/.cpu-alloc-config" ] ||
+		mark_compiled arm64 "$WORK/build-arm64/.cpu-alloc-config" wide
 fi
 if [ $only_wide = 1 ]; then
 	[ $fail = 0 ] || die "make check WIDE=only found new errors or warnings" "logs: $LOGS/wide-*.txt"
@@ -433,6 +519,7 @@ if [ -f "$O/.config" ] && [ $np -gt 0 ]; then
 	fi
 	[ "$I386" = 1 ] && configs+=", i386"
 	[ "$WIDE" != 0 ] && configs+=", wide"
+	[ "$WIDE" != 0 ] && [ "$ARM64" = 1 ] && configs+=", arm64"
 	: >"$LOGS/uncompiled.txt"
 	for f in "${series_files[@]}"; do
 		echo "$f:${compiled_by[$f]:- none}"

@@ -7,10 +7,12 @@
 PKG=$(lock_get PACKAGE)
 VER=$(lock_get VERSION)
 
-# The tools the driver runs, and what a kernel build needs.
+# The tools the driver runs, what a kernel build needs, and the cross
+# compiler of make check's arm64 compile.
 PACKAGES="git gcc make libc6-dev bc bison flex libelf-dev libssl-dev cpio
 xz-utils kmod ccache rsync perl python3 python3-ply python3-git dwarves
-qemu-system-x86 sparse coccinelle b4 gnuplot-nox nfs-ganesha nfs-ganesha-vfs"
+qemu-system-x86 sparse coccinelle b4 gnuplot-nox nfs-ganesha nfs-ganesha-vfs
+gcc-aarch64-linux-gnu"
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -231,7 +231,12 @@ if [ "${1:-}" = --apply ]; then
 	name=$(basename "$2" .cocci)
 	tree_dirty && die "$SRC has uncommitted changes" "commit or stash them first"
 	WT=$SRC
-	apply_cocci "$name"
+	# a failure leaves the work tree as it was: the files spatch
+	# rewrote before it failed on another are put back
+	if ! (apply_cocci "$name"); then
+		git -C "$SRC" checkout -q -f HEAD -- .
+		die "$name.cocci made no commit; $SRC is back at its HEAD"
+	fi
 	commit_generated "$name"
 	info APPLY "$name.cocci -> $(git -C "$SRC" log -1 --format='%h %s')"
 	exit 0

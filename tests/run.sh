@@ -5,7 +5,7 @@
 # tests/fake/linux is a tiny tree with the real target names (it honours
 # O=, and can be told to fail a build, warn, or hang the boot);
 # tests/fake/bin holds a fake QEMU, apt-get, apt-cache, dpkg-query,
-# dpkg and chrt, first in PATH.  Each test gets a copy of the repository and a
+# dpkg, chrt and cross compiler, first in PATH.  Each test gets a copy of the repository and a
 # work directory of its own, runs the real Makefile and scripts, and
 # checks what they print and leave behind.  No network, no real kernel:
 # the whole run takes seconds.
@@ -40,7 +40,7 @@ export FAKE_ARCHIVE="6.1.192-3 6.1.192-2"
 export FAKE_INSTALLED="linux-source-6.1=6.1.192-3"
 for p in git gcc make libc6-dev bc bison flex libelf-dev libssl-dev cpio xz-utils kmod \
 	ccache rsync perl python3 python3-ply python3-git dwarves qemu-system-x86 sparse coccinelle b4 gnuplot-nox \
-	nfs-ganesha nfs-ganesha-vfs; do
+	nfs-ganesha nfs-ganesha-vfs gcc-aarch64-linux-gnu; do
 	FAKE_INSTALLED="$FAKE_INSTALLED $p=1"
 done
 
@@ -919,7 +919,7 @@ test_check_wide() {
 		commit_in_tree "kernel: cpu_alloc: add part.c" kernel/part.c "int part;" && expect_ok mk export || return 1
 	expect_ok mk build && expect_ok mk check SPARSE=0 I386=0 || return 1
 	says "CONFIG  x86_64 allmodconfig" && says "kernel/other.c not built by allmodconfig" &&
-		says "no configuration (boot, wide) compiles: kernel/other.c" || return 1
+		says "no configuration (boot, wide, arm64) compiles: kernel/other.c" || return 1
 	# wide.c and listed.c at their commit; those, wide.c (for part.c)
 	# and fake.c at the head
 	[ "$(grep -c 'OK      wide .*files compiled, nothing new' "$T/out")" = 2 ] &&
@@ -957,6 +957,60 @@ test_check_wide() {
 	expect_ok mk build && expect_ok mk check SPARSE=0 I386=0 || return 1
 	grep -qx 'kernel/subst.c: wide' "$W/logs/compiled-by.txt" && grep -qx 'kernel/sub/deep.c: wide' "$W/logs/compiled-by.txt" ||
 		{ cat "$W/logs/compiled-by.txt"; return 1; }
+}
+
+# regen.sh --apply: a semantic patch that fails after it rewrote a
+# file leaves no commit and no change in the work tree.
+test_regen_apply_fails_clean() {
+	expect_ok mk tree || return 1
+	# fake.c is rewritten, then two.c fails
+	printf '%s\n' '/// kernel: cpu_alloc: a failing conversion' '//' '// Confidence: High' '// Options:' \
+		'// Files: kernel/fake.c kernel/two.c' 'virtual patch' '@r@' 'identifier x;' 'position p;' '@@' \
+		'- int x@p;' '+ int y;' '@script:python depends on r@' 'p << r.p;' '@@' \
+		'if p[0].file.endswith("two.c"): raise Exception("boom")' >"$R/coccinelle/boom.cocci"
+	commit_in_tree "kernel: add two.c" kernel/two.c "int two;" || return 1
+	local head
+	head=$(git -C "$W/linux" rev-parse HEAD)
+	expect_fail "a failing .cocci" env WORK="$W" "$R/scripts/regen.sh" --apply boom.cocci &&
+		says "boom.cocci made no commit" || return 1
+	[ "$(git -C "$W/linux" rev-parse HEAD)" = "$head" ] && [ -z "$(git -C "$W/linux" status --porcelain)" ] ||
+		{ echo "the work tree changed"; git -C "$W/linux" status --short; return 1; }
+}
+
+# The arm64 part of the wide compile: the files x86_64 allmodconfig
+# does not build, compiled under arm64 allmodconfig with the cross
+# compiler (CROSS_COMPILE, checked by the fake tree), at their commit
+# and at the head; arch/arm64 is arm64's alone, arch/arm nobody's; a
+# new arm64 error fails; ARM64=0 leaves the part out.
+test_check_arm64() {
+	expect_ok mk tree || return 1
+	printf '%s\n' 'obj-y += fake.o' 'obj-$(CONFIG_ARM64_ONLY) += armonly.o' >"$W/linux/kernel/Makefile"
+	mkdir -p "$W/linux/arch/arm64/kernel" "$W/linux/arch/arm/kernel"
+	printf 'obj-y += a64.o\n' >"$W/linux/arch/arm64/kernel/Makefile"
+	printf 'obj-y += a32.o\n' >"$W/linux/arch/arm/kernel/Makefile"
+	printf 'int a32;\n' >"$W/linux/arch/arm/kernel/a32.c"
+	printf 'int a64;\n' >"$W/linux/arch/arm64/kernel/a64.c"
+	git -C "$W/linux" add -f kernel/Makefile arch &&
+		commit_in_tree "arm64: cpu_alloc: add armonly.c" kernel/armonly.c "int armonly;" &&
+		commit_in_tree "kernel: cpu_alloc: touch fake.c" kernel/fake.c "int fake2;" && expect_ok mk export || return 1
+	expect_ok mk build && expect_ok mk check SPARSE=0 I386=0 || return 1
+	says "CONFIG  arm64 allmodconfig" && says "arch/arm/kernel/a32.c not built by arm64 allmodconfig" &&
+		says "no configuration (boot, wide, arm64) compiles: arch/arm/kernel/a32.c" || return 1
+	[ "$(grep -c 'OK      arm64 .*: 2 files compiled, nothing new' "$T/out")" = 2 ] ||
+		{ echo "expected two arm64 compiles of 2 files"; cat "$T/out"; return 1; }
+	grep -qx 'CONFIG_ARM64=y' "$W/build-arm64/.config" && ! grep -q '^CONFIG_ARM64' "$W/build-wide/.config" ||
+		{ echo "ARM64 not in the arm64 configuration alone"; return 1; }
+	grep -qx 'kernel/armonly.c: arm64' "$W/logs/compiled-by.txt" &&
+		grep -qx 'arch/arm64/kernel/a64.c: arm64' "$W/logs/compiled-by.txt" &&
+		grep -qx 'kernel/fake.c: boot wide' "$W/logs/compiled-by.txt" || { cat "$W/logs/compiled-by.txt"; return 1; }
+	printf 'kernel/armonly.c: implicit declaration of function z\n' >"$W/linux/arm64-errors"
+	git -C "$W/linux" add -f arm64-errors && git -C "$W/linux" commit -q --amend --no-edit &&
+		expect_ok mk export || return 1
+	expect_fail "an arm64 error" mk check SPARSE=0 I386=0 WIDE=only &&
+		says "FAIL    arm64 " && says "kernel/armonly.c: error: implicit declaration of function z" || return 1
+	expect_ok mk check SPARSE=0 I386=0 ARM64=0 && ! grep -q "^  [A-Z]* *arm64 " "$T/out" &&
+		says "no configuration (boot, wide) compiles: arch/arm/kernel/a32.c arch/arm64/kernel/a64.c kernel/armonly.c" || return 1
+	expect_fail "a bad ARM64" mk check ARM64=yes && says "ARM64=yes: must be 0 or 1" || return 1
 }
 
 # make check disassembles the head's CPU_PTR() probe: arithmetic
