@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// drivers: cpu_alloc: Convert timers, irqchips, PMUs, SDEI, CoreSight and DPAA2 CAAM to cpu_alloc
+/// drivers: cpu_alloc: Convert ARM timers, irqchips, PMUs and tracing
 ///
 /// Allocate the per-cpu data of the clock event drivers (ARM architected
 /// timer, Hyper-V stimer, J-Core PIT), the GIC interrupt controller,

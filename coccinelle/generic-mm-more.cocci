@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/// mm: cpu_alloc: Convert the swap clusters and zswap's compressors to cpu_alloc
+/// mm: cpu_alloc: Convert swap clusters and zswap's compressors
 ///
 /// Allocate the per-cpu cluster and scan base of a swap device and
 /// zswap's per-cpu compression contexts with CPU_ALLOC(), free them

@@ -271,9 +271,10 @@ xconfig_lines() {
 # xfiles[ID] names, and those of them the base has (xbase) once at the
 # base, in the configuration of $WORK/build-NAME; an error or warning
 # the base does not print (nor checkpatch/build-warnings.ignore lists)
-# fails.  A commit with no files prints xempty, when set.
+# fails, and so does a file whose object does not come out (it was not
+# checked).  A commit with no files prints xempty, when set.
 xconfig_run() {
-	local name=$1 arch=$2 label=$3 id short new files base_txt=$LOGS/$1-base.txt
+	local name=$1 arch=$2 label=$3 id short new files missing base_txt=$LOGS/$1-base.txt
 	: >"$base_txt"
 	if [ ${#xbase[@]} != 0 ]; then
 		mapfile -t xbase < <(printf '%s\n' "${xbase[@]}" | sort -u)
@@ -293,6 +294,15 @@ xconfig_run() {
 		if [ -n "$new" ]; then
 			info FAIL "$label $short: new errors or warnings in ${files[*]}"
 			echo "$new" | sed 's/^/    /'
+			echo "    log: $LOGS/$name-build.log"
+			fail=1
+			break
+		fi
+		# an object that did not come out was not checked, even when
+		# the base fails the same way
+		missing=$(comm -23 <(printf '%s\n' "${files[@]}" | sort) <(built_objs "$WORK/build-$name" "${files[@]}" | sort))
+		if [ -n "$missing" ]; then
+			info FAIL "$label $short: no object for $(echo "$missing" | tr '\n' ' ')(an error the base shares or the ignore list hides)"
 			echo "    log: $LOGS/$name-build.log"
 			fail=1
 			break

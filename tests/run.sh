@@ -1008,6 +1008,15 @@ test_check_arm64() {
 		expect_ok mk export || return 1
 	expect_fail "an arm64 error" mk check SPARSE=0 I386=0 WIDE=only &&
 		says "FAIL    arm64 " && says "kernel/armonly.c: error: implicit declaration of function z" || return 1
+	# an error that the ignore list hides still leaves no object
+	git -C "$W/linux" rm -q arm64-errors && printf 'kernel/armonly.c\n' >>"$W/linux/obj-errors" &&
+		git -C "$W/linux" add -f obj-errors && git -C "$W/linux" commit -q --amend --no-edit &&
+		expect_ok mk export || return 1
+	cp "$R/checkpatch/build-warnings.ignore" "$T/ignore.saved"
+	echo 'this object never compiles' >>"$R/checkpatch/build-warnings.ignore"
+	expect_fail "an object that does not come out" mk check SPARSE=0 I386=0 WIDE=only &&
+		says "no object for kernel/armonly.c" || return 1
+	cp "$T/ignore.saved" "$R/checkpatch/build-warnings.ignore"
 	expect_ok mk check SPARSE=0 I386=0 ARM64=0 && ! grep -q "^  [A-Z]* *arm64 " "$T/out" &&
 		says "no configuration (boot, wide) compiles: arch/arm/kernel/a32.c arch/arm64/kernel/a64.c kernel/armonly.c" || return 1
 	expect_fail "a bad ARM64" mk check ARM64=yes && says "ARM64=yes: must be 0 or 1" || return 1
