@@ -36,7 +36,10 @@
 # the boot config does not build also at each commit that touches it;
 # judged against the base as i386 is.  WIDE=0 skips; WIDE=only runs it
 # alone (make test does, behind bisect-check), and a pass is kept: the
-# same series checked again compiles nothing.  Then the files no
+# same series checked again compiles nothing.  The files x86_64 does
+# not build (arch/arm64, the ARM drivers) are compiled the same way
+# under arm64 allmodconfig with Debian's cross compiler, in
+# $WORK/build-arm64 (ARM64=0 leaves them out).  Then the files no
 # configuration compiles are listed (logs/uncompiled.txt, and which
 # compile each in logs/compiled-by.txt).
 . "$(dirname "$0")/lib.sh"
@@ -386,16 +389,6 @@ if [ "$I386" = 1 ] && [ $only_wide = 0 ] && [ $np -gt 0 ]; then
 	xconfig_run i386 i386 i386
 fi
 
-# x86_64 allmodconfig (checkpatch/wide.config as KCONFIG_ALLCONFIG),
-# configured at the head: every file the series touches at the head,
-# and, at the commit that touches it, a file the boot config does not
-# build (the boot config's build of each commit compiles the others).
-# Which files the boot config builds is read from the head's boot
-# config, configured in $WORK/build-wide-boot (not $O's: make test runs
-# this step beside bisect-check, whose builds change $O).  A pass is
-# recorded under a key of everything that decides it (the series'
-# commits, both configurations, the compiler, the ignore list, these
-# scripts): the same check again prints that and compiles nothing.
 # arm64_compile WIDECONFIG SALT: the part of the wide compile for the
 # files x86_64 does not build (arch/arm64, the ARM irqchip, timer, PMU
 # and CoreSight drivers): arm64 allmodconfig at the head, with
@@ -448,6 +441,16 @@ arm64_compile() {
 	xconfig_run arm64 arm64 arm64
 }
 
+# x86_64 allmodconfig (checkpatch/wide.config as KCONFIG_ALLCONFIG),
+# configured at the head: every file the series touches at the head,
+# and, at the commit that touches it, a file the boot config does not
+# build (the boot config's build of each commit compiles the others).
+# Which files the boot config builds is read from the head's boot
+# config, configured in $WORK/build-wide-boot (not $O's: make test runs
+# this step beside bisect-check, whose builds change $O).  A pass is
+# recorded under a key of everything that decides it (the series'
+# commits, both configurations, the compiler, the ignore list, these
+# scripts): the same check again prints that and compiles nothing.
 if [ "$WIDE" != 0 ] && [ $np -gt 0 ]; then
 	co=$WORK/checkout-wide o=$WORK/build-wide
 	worktree "$co" "$head"
