@@ -296,6 +296,16 @@ position p : script:python() { int(p[0].line) == linux_includes(p[0].file)[0] };
 +#include <linux/cpu_alloc.h>
 #include <linux/...>@p
 
+// A file with no <linux/...> include at all (coresight-trbe.c has only
+// <asm/...> and local ones): before its first <asm/...> include.  On
+// x86_64 the API would reach it anyway, through <net/snmp.h> or
+// <linux/part_stat.h>; on arm64 it does not.
+@depends on patch && !has_inc && conv && !inc_after@
+position p : script:python() { linux_includes(p[0].file) == [0] and int(p[0].line) == asm_includes(p[0].file)[0] };
+@@
++#include <linux/cpu_alloc.h>
+#include <asm/...>@p
+
 // ---------------------------------------------------------------------
 // context and report: what patch mode rewrites, and what it cannot
 // ---------------------------------------------------------------------

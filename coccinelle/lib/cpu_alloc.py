@@ -27,7 +27,7 @@ import os
 import re
 
 __all__ = ["configure", "is_tgt", "in_alloc_func", "follow", "mark",
-           "marked", "is_sizeof", "include_line", "linux_includes",
+           "marked", "is_sizeof", "include_line", "linux_includes", "asm_includes",
            "report_message", "odd_size_message", "collect", "collect_store",
            "is_collected_local", "write_collected", "is_odd", "is_alloc",
            "local_alloc", "collect_alloc"]
@@ -270,6 +270,14 @@ def linux_includes(name):
     with open(name) as fh:
         return [i for i, l in enumerate(fh, 1)
                 if l.replace("\t", "").replace(" ", "").startswith("#include<linux/")] or [0]
+
+
+def asm_includes(name):
+    """The line numbers of all the "#include <asm/...>" of file NAME, or
+    [0] when it has none."""
+    with open(name) as fh:
+        return [i for i, l in enumerate(fh, 1)
+                if l.replace("\t", "").replace(" ", "").startswith("#include<asm/")] or [0]
 
 
 def include_line(name):

@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* A local header of include_asm.c. */
