@@ -17,9 +17,10 @@
 // Targets: collected
 // Files: block/kyber-iosched.c
 //
-// Not yet: blk-iocost, whose hunks fail git am -3 onto 6.1.187 (make
-// am-check), and blk-iolatency, blk-throttle and blk-stat's buckets,
-// whose sizes are computed at run time.
+// Not yet: blk-iocost and blk-iolatency, whose hunks fail git am -3
+// onto 6.1.187 (make am-check).  blk-throttle's and blk-stat's
+// buckets, whose sizes are computed at run time, are converted by hand
+// (0064).
 
 virtual patch
 virtual context
