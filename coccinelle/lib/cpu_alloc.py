@@ -264,20 +264,24 @@ def is_odd(e, p):
     return (p[0].current_element, re.sub(r"\s*\[.*\]$", "", s)) in ODD_VARS
 
 
+def includes_of(name, top):
+    """The line numbers of all the "#include <TOP/...>" of file NAME, or
+    [0] when it has none."""
+    start = "#include<%s/" % top
+    with open(name) as fh:
+        return [i for i, l in enumerate(fh, 1)
+                if l.replace("\t", "").replace(" ", "").startswith(start)] or [0]
+
+
 def linux_includes(name):
     """The line numbers of all the "#include <linux/...>" of file NAME,
     or [0] when it has none."""
-    with open(name) as fh:
-        return [i for i, l in enumerate(fh, 1)
-                if l.replace("\t", "").replace(" ", "").startswith("#include<linux/")] or [0]
+    return includes_of(name, "linux")
 
 
 def asm_includes(name):
-    """The line numbers of all the "#include <asm/...>" of file NAME, or
-    [0] when it has none."""
-    with open(name) as fh:
-        return [i for i, l in enumerate(fh, 1)
-                if l.replace("\t", "").replace(" ", "").startswith("#include<asm/")] or [0]
+    """The same for "#include <asm/...>"."""
+    return includes_of(name, "asm")
 
 
 def include_line(name):
