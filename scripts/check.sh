@@ -389,6 +389,26 @@ if [ "$I386" = 1 ] && [ $only_wide = 0 ] && [ $np -gt 0 ]; then
 	xconfig_run i386 i386 i386
 fi
 
+# allmodconfig_once ARCH CO O SALT LOG [WANT]: ARCH allmodconfig of the
+# checkout CO in O, with checkpatch/wide.config as KCONFIG_ALLCONFIG,
+# unless O already holds the one of SALT.  WERROR must be off, and the
+# line WANT (CONFIG_CPU_ALLOC=y, CONFIG_ARM64=y) in the .config.
+allmodconfig_once() {
+	local arch=$1 co=$2 o=$3 salt=$4 log=$5 want=${6:-} cross
+	[ "$(cat "$o/.cpu-alloc-configured" 2>/dev/null)" != "$salt" ] || [ ! -f "$o/.cpu-alloc-config" ] || return 0
+	cross=$(cross_of "$arch")
+	info CONFIG "$arch allmodconfig in $o (objects only${cross:+, ${cross}gcc})"
+	mkdir -p "$o"
+	ARCH=$arch CROSS_COMPILE=$cross KCONFIG_ALLCONFIG=$TOP/checkpatch/wide.config kmake "$co" "$o" allmodconfig \
+		>"$log" 2>&1 || die "configuring $arch allmodconfig failed" "log: $log"
+	grep -q '^CONFIG_WERROR=y' "$o/.config" &&
+		die "WERROR is on in the $arch allmodconfig" "checkpatch/wide.config must turn it off"
+	[ -z "$want" ] || grep -qx "$want" "$o/.config" ||
+		die "the $arch allmodconfig lacks $want" "see: $log"
+	cp "$o/.config" "$o/.cpu-alloc-config"
+	echo "$salt" >"$o/.cpu-alloc-configured"
+}
+
 # arm64_compile WIDECONFIG SALT: the part of the wide compile for the
 # files x86_64 does not build (arch/arm64, the ARM irqchip, timer, PMU
 # and CoreSight drivers): arm64 allmodconfig at the head, with
@@ -415,19 +435,7 @@ arm64_compile() {
 	fi
 	worktree "$aco" "$head"
 	git -C "$aco" checkout -q -f --detach "$head"
-	if [ "$(cat "$ao/.cpu-alloc-configured" 2>/dev/null)" != "$salt" ] || [ ! -f "$ao/.cpu-alloc-config" ]; then
-		info CONFIG "arm64 allmodconfig in $ao (objects only, ${ARM64_CROSS}gcc)"
-		mkdir -p "$ao"
-		ARCH=arm64 CROSS_COMPILE=$ARM64_CROSS KCONFIG_ALLCONFIG=$TOP/checkpatch/wide.config \
-			kmake "$aco" "$ao" allmodconfig >"$LOGS/config-arm64.log" 2>&1 ||
-			die "configuring arm64 allmodconfig failed" "log: $LOGS/config-arm64.log"
-		grep -qx 'CONFIG_ARM64=y' "$ao/.config" ||
-			die "the arm64 configuration lacks CONFIG_ARM64=y" "see: $LOGS/config-arm64.log"
-		grep -q '^CONFIG_WERROR=y' "$ao/.config" &&
-			die "WERROR is on in the arm64 configuration" "checkpatch/wide.config must turn it off"
-		cp "$ao/.config" "$ao/.cpu-alloc-config"
-		echo "$salt" >"$ao/.cpu-alloc-configured"
-	fi
+	allmodconfig_once arm64 "$aco" "$ao" "$salt" "$LOGS/config-arm64.log" CONFIG_ARM64=y
 	xfiles=()
 	xbase=()
 	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
@@ -458,20 +466,9 @@ if [ "$WIDE" != 0 ] && [ $np -gt 0 ]; then
 	# configured again when the fragment or a Kconfig file of the head changes
 	salt=$({ sha256sum <"$TOP/checkpatch/wide.config"; kgit ls-tree -r "$head" | grep -E '/Kconfig[^/]*$|	Kconfig$'; } |
 		sha256sum | cut -c1-16)
-	if [ "$(cat "$o/.cpu-alloc-configured" 2>/dev/null)" != "$salt" ] || [ ! -f "$o/.cpu-alloc-config" ]; then
-		info CONFIG "x86_64 allmodconfig in $o (objects only)"
-		mkdir -p "$o"
-		ARCH=x86_64 KCONFIG_ALLCONFIG=$TOP/checkpatch/wide.config kmake "$co" "$o" allmodconfig \
-			>"$LOGS/config-wide.log" 2>&1 || die "configuring allmodconfig failed" "log: $LOGS/config-wide.log"
-		grep -q '^CONFIG_WERROR=y' "$o/.config" &&
-			die "WERROR is on in the wide configuration" "checkpatch/wide.config must turn it off"
-		if kgit grep -q -E '^config CPU_ALLOC$' "$head" -- '*Kconfig*'; then
-			grep -qx 'CONFIG_CPU_ALLOC=y' "$o/.config" ||
-				die "the wide configuration lacks CONFIG_CPU_ALLOC=y" "see: $LOGS/config-wide.log"
-		fi
-		cp "$o/.config" "$o/.cpu-alloc-config"
-		echo "$salt" >"$o/.cpu-alloc-configured"
-	fi
+	want=
+	kgit grep -q -E '^config CPU_ALLOC$' "$head" -- '*Kconfig*' && want=CONFIG_CPU_ALLOC=y
+	allmodconfig_once x86_64 "$co" "$o" "$salt" "$LOGS/config-wide.log" "$want"
 	bo=$WORK/build-wide-boot
 	configure_once "$co" "$bo" "$LOGS/config-wide-boot.log"
 	config_done "$bo"
