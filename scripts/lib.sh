@@ -18,7 +18,7 @@ set -euo pipefail
 CPU_ALLOC_SETTINGS="V WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT DEBUG STRESS_OPS STRESS_SECS FORCE UPDATE
 	GOOD BAD QUICK FRESH BUDGET JOBS TO SEND CONFIG_EXTRA LOCK COMMITS LOGS CHECKOUT RESULTS
 	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR SPARSE I386 WIDE ARM64 AM_ALL AM_VERSIONS NFS NFS_PORT GANESHA KMEMLEAK_OTHERS
-	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP FRESH_CONFIG"
+	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP FRESH_CONFIG SPATCH_CACHE"
 
 # The repository this driver lives in.
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -150,6 +150,11 @@ OVERLAP=${OVERLAP:-1}
 # ccache: rewrite absolute paths under $WORK, so that builds of the
 # same commit hit the cache from any work directory.
 export CCACHE_BASEDIR=$WORK
+# make regen's cache of spatch runs, ccache's counterpart (see
+# scripts/regen.sh): outside $WORK, so that a new work directory (CI's)
+# still finds it; "none": run spatch every time.  FRESH=1 (make test)
+# gives it an empty directory in its WORK.
+SPATCH_CACHE=${SPATCH_CACHE:-$HOME/.cache/cpu-alloc-spatch}
 
 # Fixed identity of the imported base commit: the same tarball gives the
 # same commit id on every machine.

@@ -52,6 +52,16 @@
 #
 # spatch's output for NAME.cocci is in $LOGS/regen/NAME.log.
 #
+# Each spatch run on one file is kept in a cache ($SPATCH_CACHE, see
+# lib.sh; "none" turns it off), as ccache keeps a compile: under the
+# hash of everything that decides its result (spatch's and python3's
+# versions, the mode and options, the .cocci and every file of
+# coccinelle/lib, the targets collected so far, the file's path and
+# text).  A hit writes the same file (patch mode) or appends the same
+# targets (collect mode) and the same output to the log, without
+# running spatch; only runs that succeeded without an error line are
+# kept.  A regen that changes nothing is then mostly git's work.
+#
 # Settings (environment): SRC, BRANCH, LOCK, WORK, LOGS as in lib.sh;
 # COCCI (default $TOP/coccinelle), REGEN_WT, SPATCH (default spatch),
 # UPDATE, V=1 (show commands).
@@ -64,6 +74,7 @@ REGEN_WT=${REGEN_WT:-$WORK/regen}
 SPATCH=${SPATCH:-spatch}
 UPDATE=${UPDATE:-0}
 RLOG=$LOGS/regen
+[ -n "$SPATCH_CACHE" ] || SPATCH_CACHE=none
 
 command -v "$SPATCH" >/dev/null || die "$SPATCH not found" "run: make deps   (installs coccinelle)"
 
@@ -117,6 +128,71 @@ expand_files() {
 	done
 }
 
+# The error lines of spatch's output that fail a conversion.
+SPATCH_ERRORS='^(error|fatal)|exception|python failure'
+
+# spatch_inputs: what decides every run besides the .cocci, its mode,
+# the targets and the file: the tools' versions and coccinelle/lib.
+spatch_inputs() {
+	echo "cpu-alloc spatch cache 1"
+	"$SPATCH" --version 2>&1 | head -n1
+	python3 --version 2>&1
+	(cd "$COCCI" && find lib -type f ! -path '*/__pycache__/*' ! -name '*.pyc' | LC_ALL=C sort |
+		while read -r l; do echo "$l $(sha256sum <"$l" | cut -c1-64)"; done)
+}
+SPATCH_INPUTS=
+
+# spatch_cached MODE FILE OPTS...: spatch -D MODE of $f on $wt/FILE,
+# its output appended to the log; from the cache when it holds the same
+# run.  Collect mode appends to $CPU_ALLOC_TARGETS, patch mode rewrites
+# the file in place.  Fails as spatch does.
+spatch_cached() {
+	local mode=$1 file=$2 key dir tmp out rc=0 size=0
+	shift 2
+	local -a args=(--sp-file "$f" -D "$mode" "$@")
+	[ "$mode" = patch ] && args+=(--in-place)
+	if [ "$SPATCH_CACHE" = none ]; then
+		(cd "$COCCI" && vrun "$SPATCH" "${args[@]}" "$wt/$file") >>"$RLOG/$name.log" 2>&1
+		return
+	fi
+	[ -n "$SPATCH_INPUTS" ] || SPATCH_INPUTS=$(spatch_inputs)
+	key=$({
+		printf '%s\n' "$SPATCH_INPUTS" "mode $mode" "options $*" "file $file"
+		echo "cocci $(sha256sum <"$f" | cut -c1-64)"
+		echo "targets $(cat "${CPU_ALLOC_TARGETS:-/dev/null}" 2>/dev/null | sha256sum | cut -c1-64)"
+		echo "text $(sha256sum <"$wt/$file" | cut -c1-64)"
+	} | sha256sum | cut -c1-64)
+	dir=$SPATCH_CACHE/${key:0:2}/$key
+	if [ -f "$dir/done" ]; then
+		cat "$dir/log" >>"$RLOG/$name.log"
+		if [ "$mode" = patch ]; then
+			cat "$dir/result" >"$wt/$file"
+		else
+			cat "$dir/result" >>"$CPU_ALLOC_TARGETS"
+		fi
+		return 0
+	fi
+	out=$(mktemp)
+	[ "$mode" = collect ] && size=$(stat -c %s "$CPU_ALLOC_TARGETS")
+	(cd "$COCCI" && vrun "$SPATCH" "${args[@]}" "$wt/$file") >"$out" 2>&1 || rc=$?
+	cat "$out" >>"$RLOG/$name.log"
+	if [ $rc = 0 ] && ! grep -q -E -i "$SPATCH_ERRORS" "$out"; then
+		# written aside and renamed: a reader never sees half an entry
+		tmp=$(mktemp -d "${TMPDIR:-/tmp}/spatch-cache.XXXXXX")
+		cp "$out" "$tmp/log"
+		if [ "$mode" = patch ]; then
+			cp "$wt/$file" "$tmp/result"
+		else
+			tail -c +$((size + 1)) "$CPU_ALLOC_TARGETS" >"$tmp/result"
+		fi
+		touch "$tmp/done"
+		mkdir -p "${dir%/*}"
+		mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
+	fi
+	rm -f "$out"
+	return $rc
+}
+
 # apply_cocci NAME: run coccinelle/NAME.cocci in place in $WT.
 apply_cocci() {
 	local name=$1 f=$COCCI/$1.cocci opts file wt
@@ -134,20 +210,18 @@ apply_cocci() {
 		: >"$CPU_ALLOC_TARGETS"
 		while read -r file; do
 			# shellcheck disable=SC2086 # Options are passed verbatim
-			(cd "$COCCI" && vrun "$SPATCH" --sp-file "$f" -D collect $opts "$wt/$file") \
-				>>"$RLOG/$name.log" 2>&1 ||
+			spatch_cached collect "$file" $opts ||
 				die "spatch -D collect failed on $file with $name.cocci" "see: $RLOG/$name.log"
 		done <"$RLOG/$name.files"
 		LC_ALL=C sort -u -o "$CPU_ALLOC_TARGETS" "$CPU_ALLOC_TARGETS"
 	fi
 	while read -r file; do
 		# shellcheck disable=SC2086 # Options are passed verbatim
-		(cd "$COCCI" && vrun "$SPATCH" --sp-file "$f" -D patch $opts --in-place "$wt/$file") \
-			>>"$RLOG/$name.log" 2>&1 ||
+		spatch_cached patch "$file" $opts ||
 			die "spatch failed on $file with $name.cocci" "see: $RLOG/$name.log"
 	done <"$RLOG/$name.files"
 	unset CPU_ALLOC_TARGETS
-	grep -E -i '^(error|fatal)|exception|python failure' "$RLOG/$name.log" &&
+	grep -E -i "$SPATCH_ERRORS" "$RLOG/$name.log" &&
 		die "spatch reported errors with $name.cocci" "see: $RLOG/$name.log"
 	return 0
 }

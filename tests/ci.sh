@@ -45,8 +45,9 @@
 # warning names the slowest steps.  QUICK=1 runs the selftest only.
 #
 # FRESH=1 measures a fresh machine: a new WORK (lib.sh's default
-# becomes ~/.cache/cpu-alloc-fresh, emptied first) and an empty ccache
-# directory in it, so that every build is cold.  SELFTEST_ARGS names
+# becomes ~/.cache/cpu-alloc-fresh, emptied first) with an empty ccache
+# directory and an empty cache of spatch runs in it, so that every build
+# and every regen run is cold.  SELFTEST_ARGS names
 # the selftest's cases to run (default: all).
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 # the settings (WORK, FRESH, BUDGET, QUICK): scripts/lib.sh; a step's
@@ -65,8 +66,9 @@ if [ "$FRESH" = 1 ]; then
 	rm -rf "$WORK"
 	mkdir -p "$WORK/ccache"
 	touch "$WORK/.cpu-alloc-fresh"
-	export WORK CCACHE_DIR=$WORK/ccache
-	echo "fresh: WORK=$WORK, empty CCACHE_DIR=$CCACHE_DIR"
+	mkdir -p "$WORK/spatch-cache"
+	export WORK CCACHE_DIR=$WORK/ccache SPATCH_CACHE=$WORK/spatch-cache
+	echo "fresh: WORK=$WORK, empty CCACHE_DIR=$CCACHE_DIR and SPATCH_CACHE=$SPATCH_CACHE"
 fi
 LOG=$WORK/ci-logs
 rm -rf "$LOG"

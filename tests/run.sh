@@ -27,6 +27,8 @@ git config --file "$TMP/gitconfig" init.defaultBranch main
 # or shell passed on
 # shellcheck disable=SC2046
 unset $(bash -c '. "$1/scripts/lib.sh" && echo "$CPU_ALLOC_SETTINGS"' - "$REPO") TEST_ALL SELFTEST_ARGS MAKEFLAGS
+# never the user's cache of spatch runs
+export SPATCH_CACHE=$TMP/spatch-cache
 
 # The fake package: the fake tree packed as Debian packs linux-source.
 PKGDIR=$TMP/pkg
@@ -894,7 +896,12 @@ test_convert_report() {
 	git -C "$W/linux" add -f kernel/left.c && git -C "$W/linux" commit -q -m "kernel: left" || return 1
 	expect_ok mk convert-report && says "remaining alloc_percpu-family call sites: 3 in 1 files" &&
 		says "kernel/left.c:4: p = alloc_percpu(int);" && says 'kernel/left.c:9: pr_err("x\"y"); r = alloc_percpu(long);' &&
-		! says "failed" >/dev/null && says "free_percpu() calls left: 1"
+		! says "failed" >/dev/null && says "free_percpu() calls left: 1" || return 1
+	# none left: zero of each, not a failure
+	printf '%s\n' 'void f(void) { }' >"$W/linux/kernel/left.c"
+	git -C "$W/linux" commit -q -a -m "kernel: none left" || return 1
+	expect_ok mk convert-report && says "remaining alloc_percpu-family call sites: 0 in 0 files" &&
+		says "free_percpu() calls left: 0"
 }
 
 # make check compiles under allmodconfig (checkpatch/wide.config) every
@@ -975,6 +982,38 @@ test_regen_apply_fails_clean() {
 		says "boom.cocci made no commit" || return 1
 	[ "$(git -C "$W/linux" rev-parse HEAD)" = "$head" ] && [ -z "$(git -C "$W/linux" status --porcelain)" ] ||
 		{ echo "the work tree changed"; git -C "$W/linux" status --short; return 1; }
+}
+
+# regen's cache of spatch runs: the same run again takes its result
+# from the cache without running spatch and makes the same commit; a
+# changed .cocci or SPATCH_CACHE=none runs spatch again.
+test_regen_spatch_cache() {
+	expect_ok mk tree || return 1
+	printf '%s\n' '/// kernel: cpu_alloc: rename fake' '//' '// Confidence: High' '// Options:' \
+		'// Files: kernel/fake.c kernel/two.c' 'virtual patch' '@@' '@@' '- int fake;' '+ int faux;' \
+		>"$R/coccinelle/ren.cocci"
+	commit_in_tree "kernel: add two.c" kernel/two.c "int fake;" || return 1
+	mkdir -p "$T/bin"
+	printf '%s\n' '#!/bin/sh' 'case " $* " in *" --sp-file "*) echo run >>"$SPATCH_RUNS" ;; esac' \
+		'exec spatch "$@"' >"$T/bin/spatch"
+	chmod +x "$T/bin/spatch"
+	export SPATCH="$T/bin/spatch" SPATCH_RUNS=$T/runs SPATCH_CACHE=$T/cache
+	local head tree runs
+	head=$(git -C "$W/linux" rev-parse HEAD)
+	regen_once() { # a fresh --apply on $head; the number of spatch runs
+		git -C "$W/linux" reset -q --hard "$head" && : >"$T/runs" &&
+			expect_ok env WORK="$W" "$R/scripts/regen.sh" --apply ren.cocci || return 1
+		runs=$(wc -l <"$T/runs")
+	}
+	regen_once && [ "$runs" = 2 ] || { echo "first run: $runs spatch runs, not 2"; return 1; }
+	tree=$(git -C "$W/linux" rev-parse HEAD^{tree})
+	grep -qx 'int faux;' "$W/linux/kernel/two.c" || { echo "two.c not rewritten"; return 1; }
+	regen_once && [ "$runs" = 0 ] || { echo "second run: $runs spatch runs, not 0"; return 1; }
+	[ "$(git -C "$W/linux" rev-parse HEAD^{tree})" = "$tree" ] || { echo "the cached run made another tree"; return 1; }
+	echo '// a comment' >>"$R/coccinelle/ren.cocci"
+	regen_once && [ "$runs" = 2 ] || { echo "changed .cocci: $runs spatch runs, not 2"; return 1; }
+	SPATCH_CACHE=none regen_once && [ "$runs" = 2 ] || { echo "SPATCH_CACHE=none: $runs spatch runs, not 2"; return 1; }
+	[ "$(git -C "$W/linux" rev-parse HEAD^{tree})" = "$tree" ]
 }
 
 # The arm64 part of the wide compile: the files x86_64 allmodconfig
