@@ -13,8 +13,9 @@
 # The archive is asked through a private apt configuration under
 # $WORK/am-check/apt (deb-src entries derived from the machine's Debian
 # deb entries; the system's sources, lists and cache are not touched).
-# The tarballs are cached in $WORK/am-check/cache/<v>-<sha256>/; the
-# imported trees are removed when the run ends.  Logs: $WORK/am-check/logs.
+# The tarballs are cached in $AM_CACHE/<v>-<sha256>/ (see lib.sh:
+# outside $WORK); the imported trees are removed when the run ends.
+# Logs: $WORK/am-check/logs.
 #
 # Settings:
 #   (none)            the NEWEST 6.1.y the archive really delivers (a
@@ -40,7 +41,7 @@
 
 dir=$WORK/am-check
 trees=$dir/trees
-cache=$dir/cache
+cache=$AM_CACHE
 logs=$dir/logs
 aptdir=$dir/apt
 SRCPKG=linux

@@ -18,7 +18,7 @@ set -euo pipefail
 CPU_ALLOC_SETTINGS="V WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT DEBUG STRESS_OPS STRESS_SECS FORCE UPDATE
 	GOOD BAD QUICK FRESH BUDGET JOBS TO SEND CONFIG_EXTRA LOCK COMMITS LOGS CHECKOUT RESULTS
 	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR SPARSE I386 WIDE ARM64 AM_ALL AM_VERSIONS NFS NFS_PORT GANESHA KMEMLEAK_OTHERS
-	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP FRESH_CONFIG SPATCH_CACHE"
+	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP FRESH_CONFIG SPATCH_CACHE AM_CACHE"
 
 # The repository this driver lives in.
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -127,6 +127,11 @@ ARM64=${ARM64:-1}
 # versions to check ("6.1.176 6.1.187", "none": the base only).
 AM_ALL=${AM_ALL:-0}
 AM_VERSIONS=${AM_VERSIONS:-}
+# Where make am-check keeps the 6.1.y tarballs it downloads (each in a
+# directory named by its version and SHA256): outside $WORK, like
+# ccache, so that CI's fresh WORK downloads nothing again.  FRESH=1
+# (make test) gives it an empty directory in its WORK.
+AM_CACHE=${AM_CACHE:-$HOME/.cache/cpu-alloc-tarballs}
 # The good and bad ends of `make bisect`.
 GOOD=${GOOD:-}
 BAD=${BAD:-}

@@ -19,7 +19,7 @@ git config --file "$GIT_CONFIG_GLOBAL" user.name "Selftest"
 git config --file "$GIT_CONFIG_GLOBAL" user.email "selftest@example.org"
 git config --file "$GIT_CONFIG_GLOBAL" init.defaultBranch main
 git config --file "$GIT_CONFIG_GLOBAL" advice.detachedHead false
-unset V O SRC WORK REV BRANCH LOCK COMMITS AM_ALL AM_VERSIONS AM_ALSO TOP
+unset V O SRC WORK REV BRANCH LOCK COMMITS AM_ALL AM_VERSIONS AM_ALSO AM_CACHE TOP
 
 # --- the fixtures, made once ---------------------------------------------
 #
@@ -106,6 +106,7 @@ amc() {
 	env PATH="$HERE/am-check/bin:$PATH" APT_HELPER="$HERE/am-check/bin/apt-helper" APT_SOURCES_DIR="$F/etc-apt" \
 		FAKE_POOL="$F/pool" FAKE_SRC_VERSIONS="${FAKE_SRC_VERSIONS:-6.1.3-1 6.1.2-1 6.1.2-2 6.1.1-1 6.1.0-1}" \
 		FAKE_LOG="$T/fake.log" LOCK="$F/lock" COMMITS="$T/commits" WORK="$T/work" SRC="$T/nosrc" \
+		AM_CACHE="$T/work/am-check/cache" \
 		"$@" "$AMC"
 }
 # expect_ok / expect_fail CMD...: output in $T/out.

@@ -46,8 +46,8 @@
 #
 # FRESH=1 measures a fresh machine: a new WORK (lib.sh's default
 # becomes ~/.cache/cpu-alloc-fresh, emptied first) with an empty ccache
-# directory and an empty cache of spatch runs in it, so that every build
-# and every regen run is cold.  SELFTEST_ARGS names
+# directory, an empty cache of spatch runs and no downloaded tarball in
+# it, so that every build, regen run and download is cold.  SELFTEST_ARGS names
 # the selftest's cases to run (default: all).
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 # the settings (WORK, FRESH, BUDGET, QUICK): scripts/lib.sh; a step's
@@ -66,9 +66,9 @@ if [ "$FRESH" = 1 ]; then
 	rm -rf "$WORK"
 	mkdir -p "$WORK/ccache"
 	touch "$WORK/.cpu-alloc-fresh"
-	mkdir -p "$WORK/spatch-cache"
-	export WORK CCACHE_DIR=$WORK/ccache SPATCH_CACHE=$WORK/spatch-cache
-	echo "fresh: WORK=$WORK, empty CCACHE_DIR=$CCACHE_DIR and SPATCH_CACHE=$SPATCH_CACHE"
+	mkdir -p "$WORK/spatch-cache" "$WORK/tarballs"
+	export WORK CCACHE_DIR=$WORK/ccache SPATCH_CACHE=$WORK/spatch-cache AM_CACHE=$WORK/tarballs
+	echo "fresh: WORK=$WORK, empty CCACHE_DIR=$CCACHE_DIR, SPATCH_CACHE=$SPATCH_CACHE and AM_CACHE=$AM_CACHE"
 fi
 LOG=$WORK/ci-logs
 rm -rf "$LOG"

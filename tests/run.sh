@@ -27,8 +27,8 @@ git config --file "$TMP/gitconfig" init.defaultBranch main
 # or shell passed on
 # shellcheck disable=SC2046
 unset $(bash -c '. "$1/scripts/lib.sh" && echo "$CPU_ALLOC_SETTINGS"' - "$REPO") TEST_ALL SELFTEST_ARGS MAKEFLAGS
-# never the user's cache of spatch runs
-export SPATCH_CACHE=$TMP/spatch-cache
+# never the user's caches of spatch runs and tarballs
+export SPATCH_CACHE=$TMP/spatch-cache AM_CACHE=$TMP/tarballs
 
 # The fake package: the fake tree packed as Debian packs linux-source.
 PKGDIR=$TMP/pkg
