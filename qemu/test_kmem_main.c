@@ -16,7 +16,7 @@
  * root drops negative dentries) and took 183 s of the debug guest's 380;
  * test_kmem_memcg_deletion takes most of the rest (4.3 of 6.0 s in an idle
  * normal guest, 83 s in the debug one), and make bisect-check's boots of
- * every commit leave it out, as they run a fifth of the stress test, while
+ * every commit leave it out, as they run part of the stress test, while
  * the head's boots run it (scripts/lib.sh, KMEM_SKIP).  test_percpu_basic,
  * the per-cpu charge test, is never skipped (the host refuses it).
  *
