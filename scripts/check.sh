@@ -275,14 +275,21 @@ xconfig_lines() {
 # base, in the configuration of $WORK/build-NAME; an error or warning
 # the base does not print (nor checkpatch/build-warnings.ignore lists)
 # fails, and so does a file whose object does not come out (it was not
-# checked).  A commit with no files prints xempty, when set.
+# checked), unless the base has it and did not compile it either: the
+# configuration does not build it after all (a Makefile condition that
+# enabled_at cannot read, such as an ifneq block or a directory's own
+# obj-$(CONFIG_...) line), which gets a SKIP line and does not count as
+# compiled by NAME.  A commit with no files prints xempty, when set.
 xconfig_run() {
-	local name=$1 arch=$2 label=$3 id short new files missing base_txt=$LOGS/$1-base.txt
+	local name=$1 arch=$2 label=$3 id short new files missing shared f
+	local base_txt=$LOGS/$1-base.txt base_built=$LOGS/$1-base-built.txt
 	: >"$base_txt"
+	: >"$base_built"
 	if [ ${#xbase[@]} != 0 ]; then
 		mapfile -t xbase < <(printf '%s\n' "${xbase[@]}" | sort -u)
 		info BASE "$label: compiling ${#xbase[@]} files at the base for the baseline"
 		xconfig_lines "$name" "$arch" "$base" "${xbase[@]}" >"$base_txt"
+		built_objs "$WORK/build-$name" "${xbase[@]}" | sort >"$base_built"
 	fi
 	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
 		short=${id:0:12}
@@ -304,6 +311,14 @@ xconfig_run() {
 		# an object that did not come out was not checked, even when
 		# the base fails the same way
 		missing=$(comm -23 <(printf '%s\n' "${files[@]}" | sort) <(built_objs "$WORK/build-$name" "${files[@]}" | sort))
+		shared=$(comm -12 <(printf '%s\n' $missing) <(printf '%s\n' "${xbase[@]}" | sort) |
+			comm -23 - "$base_built" | grep -v '^$' || true)
+		for f in $shared; do
+			info SKIP "$label $short: $f not built by the $label configuration (no object at the base either)"
+			compiled_by[$f]=${compiled_by[$f]:-}
+			compiled_by[$f]=${compiled_by[$f]// $name/}
+		done
+		missing=$(comm -23 <(printf '%s\n' $missing) <(printf '%s\n' $shared | sort) | grep -v '^$' || true)
 		if [ -n "$missing" ]; then
 			info FAIL "$label $short: no object for $(echo "$missing" | tr '\n' ' ')(an error the base shares or the ignore list hides)"
 			echo "    log: $LOGS/$name-build.log"

@@ -20,9 +20,10 @@
 #     (three short boots of the head), then the boot of the debug
 #     kernel (once its build has ended; -smp 2, 4 vCPUs on 2 host cores
 #     make the debug kernel's lock holders lose their host CPU: 102 s
-#     instead of 31 s for the stress test) in the background, beside
-#     make check, make regen, make convert-report, make am-check, make
-#     mail and make send (to files) at nice 19; a smoke run of make
+#     instead of 31 s for the stress test) in the background, and
+#     make check in the background too, beside make regen, make
+#     convert-report, make am-check, make mail and make send (to
+#     files), all at nice 19; a smoke run of make
 #     bench on the head alone (QUICK=1
 #     BENCH_BASE=none: the module builds and runs, the report is
 #     written; it asserts no figure), and make bisect of a scratch
@@ -200,15 +201,16 @@ descendants() {
 # it (the debug boot's QEMU too, and so its NFS server, whose trap waits
 # for QEMU).
 stop_behind() {
-	local pids
+	local pids pid
 	behind_stop build-debug
 	behind_stop check-wide
-	[ -n "${bg_pid:-}" ] || return 0
-	pids=$(descendants "$bg_pid")
-	# shellcheck disable=SC2086
-	kill -TERM -- -"$bg_pid" $pids 2>/dev/null
-	wait "$bg_pid" 2>/dev/null
-	bg_pid=''
+	for pid in ${bg_pids[@]+"${bg_pids[@]}"}; do
+		pids=$(descendants "$pid")
+		# shellcheck disable=SC2086
+		kill -TERM -- -"$pid" $pids 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
+	bg_pids=() bg_names=()
 }
 trap stop_behind EXIT
 trap "exit 130" INT
@@ -246,37 +248,40 @@ wait_debug_build() {
 # in JOBS processes, sparse and a compile; the others mostly one process
 # (spatch, git am): the guest, at nice 0, still gets the CPU it wants.
 NICE=(nice -n 19)
-# bg_start NAME CMD...: run CMD as step NAME in the background (one at
-# a time), its lines kept until bg_finish; with OVERLAP=0, at once.
-bg_name='' bg_pid=''
+# bg_start NAME CMD...: run CMD as step NAME in the background, its
+# lines kept until bg_finish; with OVERLAP=0, at once.  Several may run:
+# after bisect-check the steps are mostly one process each (make check's
+# per-commit compiles, spatch, git am), which left a core idle on a
+# 2-core machine when they ran one after another.
+bg_names=() bg_pids=()
 bg_start() {
 	if [ "$OVERLAP" != 1 ]; then
 		step "$@"
 		return
 	fi
-	bg_name=$1
-	echo "--- $bg_name: in the background, beside the steps up to the next line of it"
+	echo "--- $1: in the background, beside the steps up to the next line of it"
 	# its own process group, for stop_behind
 	set -m
-	(step "$@") >"$LOG/$bg_name.step" 2>&1 </dev/null &
-	bg_pid=$!
+	(step "$@") >"$LOG/$1.step" 2>&1 </dev/null &
+	bg_pids+=($!) bg_names+=("$1")
 	set +m
 }
-# bg_finish: wait for the step in the background; count it and print
-# its lines.
+# bg_finish: wait for the steps in the background; count them and print
+# their lines, in the order they were started.
 bg_finish() {
-	local rc
-	[ -n "$bg_pid" ] || return 0
-	wait "$bg_pid"
-	rc=$?
-	cat "$LOG/$bg_name.step"
-	if [ $rc = 0 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		failures="$failures $bg_name"
-	fi
-	bg_pid='' bg_name=''
+	local i rc
+	for i in ${bg_pids[@]+"${!bg_pids[@]}"}; do
+		wait "${bg_pids[i]}"
+		rc=$?
+		cat "$LOG/${bg_names[i]}.step"
+		if [ $rc = 0 ]; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+			failures="$failures ${bg_names[i]}"
+		fi
+	done
+	bg_pids=() bg_names=()
 }
 
 ready=0
@@ -308,7 +313,9 @@ if [ $ready = 1 ]; then
 		wait_debug_build
 		bg_start boot-debug debug_boot
 		wait_wide_check
-		step check "${NICE[@]}" "${MAKE[@]}" check
+		# make check (checkpatch, sparse's verdicts, the i386
+		# compiles of each commit) beside the chain of regen to send
+		bg_start check "${NICE[@]}" "${MAKE[@]}" check
 		[ -x "$TOP/scripts/regen.sh" ] && step regen "${NICE[@]}" "${MAKE[@]}" regen
 		[ -x "$TOP/scripts/convert-report.sh" ] && step convert-report "${NICE[@]}" "${MAKE[@]}" convert-report
 		step am-check "${NICE[@]}" "${MAKE[@]}" am-check
