@@ -308,8 +308,8 @@ xconfig_run() {
 			fail=1
 			break
 		fi
-		# an object that did not come out was not checked, even when
-		# the base fails the same way
+		# an object that did not come out was not checked: a failure,
+		# unless the base has the file and made no object of it either
 		missing=$(comm -23 <(printf '%s\n' "${files[@]}" | sort) <(built_objs "$WORK/build-$name" "${files[@]}" | sort))
 		shared=$(comm -12 <(printf '%s\n' $missing) <(printf '%s\n' "${xbase[@]}" | sort) |
 			comm -23 - "$base_built" | grep -v '^$' || true)
@@ -320,7 +320,7 @@ xconfig_run() {
 		done
 		missing=$(comm -23 <(printf '%s\n' $missing) <(printf '%s\n' $shared | sort) | grep -v '^$' || true)
 		if [ -n "$missing" ]; then
-			info FAIL "$label $short: no object for $(echo "$missing" | tr '\n' ' ')(an error the base shares or the ignore list hides)"
+			info FAIL "$label $short: no object for $(echo "$missing" | tr '\n' ' ')(an error the ignore list hides, or one the base lacks)"
 			echo "    log: $LOGS/$name-build.log"
 			fail=1
 			break

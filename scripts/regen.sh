@@ -74,7 +74,6 @@ REGEN_WT=${REGEN_WT:-$WORK/regen}
 SPATCH=${SPATCH:-spatch}
 UPDATE=${UPDATE:-0}
 RLOG=$LOGS/regen
-[ -n "$SPATCH_CACHE" ] || SPATCH_CACHE=none
 
 command -v "$SPATCH" >/dev/null || die "$SPATCH not found" "run: make deps   (installs coccinelle)"
 
