@@ -13,8 +13,10 @@
 # directory, for make check to judge (no second checkout, no rebuild).
 # Results are cached per commit id and per hash of what decides them
 # (the config fragments and the init), so a re-run only does new
-# commits (FRESH=1 ignores the cache).  Stops at the first failure,
-# with the path of its log.
+# commits (FRESH=1 ignores the cache).  A commit that changes only files
+# its parent's build did not read is SAME: not built or booted again
+# (see unseen below; UNSEEN=0 builds and boots it).  Stops at the first
+# failure, with the path of its log.
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$SRC/.git" ] || die "no kernel work tree at $SRC" "run: make tree"
@@ -132,17 +134,70 @@ prepare() {
 	sparse_commit "$id"
 }
 
-fail=0
+# A commit that changes no file its parent's build read is neither
+# built nor booted (UNSEEN=1, the default): every file it changes is a
+# .c or .h file outside scripts/, tools/ and usr/, and no dependency
+# list of the build in $O (kbuild's .cmd files: each object's source
+# and every header it read) names a file of that name, wherever it
+# lives.  Its build would compile nothing and link its parent's objects
+# again: the kernel booted on the row above, but for the build date.
+# Such a commit changes a driver or another architecture's file that the
+# boot configuration leaves out (make check compiles those under
+# allmodconfig); its row says SAME.  A name matched in another directory
+# (a header reached through "../" is named by another path) only builds
+# more than needed.  $O must hold the build this run made of the parent,
+# or of the commit whose kernel the parent's SAME row took (kernel_of).
+kernel_of=
+unseen() {
+	local id=$1 f names=() n
+	[ "$UNSEEN" = 1 ] && [ -n "$kernel_of" ] || return 1
+	[ "$(cat "$O/.cpu-alloc-built" 2>/dev/null)" = "$kernel_of" ] || return 1
+	while IFS= read -r f; do
+		case "$f" in scripts/* | tools/* | usr/*) return 1 ;; esac
+		case "$f" in *.c | *.h) names+=("/${f##*/}") ;; *) return 1 ;; esac
+	done < <(kgit diff-tree --no-commit-id --name-only -r "$id")
+	[ ${#names[@]} != 0 ] || return 1
+	n=$(find "$O" -name '*.cmd' -exec cat {} + 2>/dev/null | grep -c -F -f <(printf '%s\n' "${names[@]}") || true)
+	[ "${n:-1}" = 0 ]
+}
+# same ID: record commit ID as SAME: its result, and sparse's (no file
+# of it is built, so none is checked; make check reads this).
+same() {
+	local id=$1 d
+	if [ "${SPARSE:-1}" = 1 ]; then
+		d=$(sparse_dir "$id")
+		mkdir -p "$d"
+		: >"$d/files"
+		kgit diff-tree --no-commit-id --name-only -r --diff-filter=AM "$id" -- '*.c' >"$d/skipped"
+		: >"$d/lines"
+	fi
+	echo "- - SAME" >"$RESULTS/$id/bisect-$salt"
+}
+
+fail=0 nsame=0
 for id in $(kgit rev-list --reverse "$base..$head"); do
 	short=${id:0:12}
 	subj=$(kgit log -1 --format=%s "$id")
 	cache=$RESULTS/$id/bisect-$salt
-	if [ -f "$cache" ] && [ "${FRESH:-0}" != 1 ]; then
+	# (a SAME row of an earlier run does not stand for UNSEEN=0)
+	if [ -f "$cache" ] && [ "${FRESH:-0}" != 1 ] && { [ "$UNSEEN" = 1 ] || ! grep -q ' SAME$' "$cache"; }; then
 		finish_boot || { fail=1; break; }
 		# shellcheck disable=SC2086
 		row "$short" "$subj" $(cat "$cache") | tee -a "$table"
+		grep -q ' SAME$' "$cache" && nsame=$((nsame + 1))
+		kernel_of=
+		[ "$(cat "$O/.cpu-alloc-built" 2>/dev/null)" != "$id" ] || kernel_of=$id
 		continue
 	fi
+	if unseen "$id"; then
+		finish_boot || { fail=1; break; }
+		mkdir -p "$RESULTS/$id"
+		same "$id"
+		row "$short" "$subj" - - SAME | tee -a "$table"
+		nsame=$((nsame + 1))
+		continue
+	fi
+	kernel_of=
 	# errexit holds inside prepare, as it did when these steps ran here
 	set +e
 	(set -e; prepare "$id")
@@ -171,8 +226,10 @@ for id in $(kgit rev-list --reverse "$base..$head"); do
 		;;
 	esac
 	start_boot "$id"
+	kernel_of=$id
 	[ "$OVERLAP" = 1 ] || finish_boot || { fail=1; break; }
 done
 [ $fail = 1 ] || finish_boot || fail=1
+[ $nsame = 0 ] || echo "SAME: $nsame commits change no file that the build of their parent read; each one's kernel is the one booted on the row above it (UNSEEN=0 builds and boots them)" | tee -a "$table"
 echo "table: $table"
 [ $fail = 0 ] || die "bisect-check stopped at the first failure" "see the log named above"

@@ -68,12 +68,17 @@ ignored_types() {
 # "env python3", and a python3 of pyenv or a venv ahead of Debian's
 # lacks the ply and git modules (python3-ply, python3-git) it needs; it
 # then fails with a traceback, and checkpatch does not notice.
-# WIDE=only: the allmodconfig compile alone, no checkpatch, sparse or i386
-only_wide=0
-[ "$WIDE" = only ] && only_wide=1
+# WIDE=only: the allmodconfig compiles alone; I386=only: the i386
+# compile alone; no checkpatch or sparse then
+only=
+[ "$WIDE" = only ] && only=wide
+if [ "$I386" = only ]; then
+	[ -z "$only" ] || die "WIDE=only and I386=only together" "run them one at a time (make test runs both, behind bisect-check)"
+	only=i386
+fi
 for p in "$COMMITS"/*.patch; do
 	[ -e "$p" ] || break
-	[ $only_wide = 0 ] || break
+	[ -z "$only" ] || break
 	name=${p##*/}
 	(cd "$SRC" && PATH=/usr/bin:$PATH "$cp" "${flags[@]}" "$p") >"$LOGS/checkpatch-${name%.patch}.txt" 2>&1 &
 	job_slot
@@ -83,7 +88,7 @@ np=0
 for p in "$COMMITS"/*.patch; do
 	[ -e "$p" ] || break
 	np=$((np + 1))
-	[ $only_wide = 0 ] || continue
+	[ -z "$only" ] || continue
 	name=${p##*/}
 	out=$LOGS/checkpatch-${name%.patch}.txt
 	ign=$(ignored_types "$name" | sort -u)
@@ -103,9 +108,9 @@ for p in "$COMMITS"/*.patch; do
 		info OK "checkpatch $name ($nchk checks)"
 	fi
 done
-[ $np = 0 ] && [ $only_wide = 0 ] && info OK "checkpatch: no patches in commits/"
+[ $np = 0 ] && [ -z "$only" ] && info OK "checkpatch: no patches in commits/"
 
-if [ "$SPARSE" = 1 ] && [ $only_wide = 0 ] && [ $np -gt 0 ]; then
+if [ "$SPARSE" = 1 ] && [ -z "$only" ] && [ $np -gt 0 ]; then
 	command -v sparse >/dev/null || die "sparse is not installed" "run: make deps"
 	lock_dir "$CHECKOUT"
 	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
@@ -285,6 +290,7 @@ xconfig_run() {
 	local base_txt=$LOGS/$1-base.txt base_built=$LOGS/$1-base-built.txt
 	: >"$base_txt"
 	: >"$base_built"
+	: >"$WORK/build-$name/.cpu-alloc-notbuilt"
 	if [ ${#xbase[@]} != 0 ]; then
 		mapfile -t xbase < <(printf '%s\n' "${xbase[@]}" | sort -u)
 		info BASE "$label: compiling ${#xbase[@]} files at the base for the baseline"
@@ -315,8 +321,7 @@ xconfig_run() {
 			comm -23 - "$base_built" | grep -v '^$' || true)
 		for f in $shared; do
 			info SKIP "$label $short: $f not built by the $label configuration (no object at the base either)"
-			compiled_by[$f]=${compiled_by[$f]:-}
-			compiled_by[$f]=${compiled_by[$f]// $name/}
+			echo "$f" >>"$WORK/build-$name/.cpu-alloc-notbuilt"
 		done
 		missing=$(comm -23 <(printf '%s\n' $missing) <(printf '%s\n' $shared | sort) | grep -v '^$' || true)
 		if [ -n "$missing" ]; then
@@ -351,13 +356,16 @@ xconfig_add() {
 
 # mark_compiled NAME CONFIGFILE [UNLESS]: add NAME to compiled_by[] of
 # each file of the series that CONFIGFILE builds at the head, but for
-# those that compiled_by[] already gives to UNLESS.
+# those that compiled_by[] already gives to UNLESS, and for those that
+# xconfig_run found the configuration of $WORK/build-NAME does not
+# build after all (.cpu-alloc-notbuilt; kept with a recorded pass).
 mark_compiled() {
-	local f
+	local f notbuilt=$WORK/build-$1/.cpu-alloc-notbuilt
 	for f in "${series_files[@]}"; do
 		if [ -n "${3:-}" ]; then
 			case " ${compiled_by[$f]:-} " in *" $3 "*) continue ;; esac
 		fi
+		[ -f "$notbuilt" ] && grep -qxF "$f" "$notbuilt" && continue
 		enabled_at "$2" "$head" "$f" >/dev/null && compiled_by[$f]+=" $1"
 	done
 	return 0
@@ -369,39 +377,60 @@ head=$(kgit rev-parse "$BRANCH")
 # "i386", "wide"
 declare -A compiled_by=()
 mapfile -t series_files < <(kgit diff --name-only --diff-filter=AM "$base" "$head" -- '*.c')
-[ -f "$O/.config" ] && [ $only_wide = 0 ] && mark_compiled boot "$O/.config"
+[ -f "$O/.config" ] && [ -z "$only" ] && mark_compiled boot "$O/.config"
 
 # i386 with NUMA (checkpatch/i386-numa.config after
 # qemu/cpu_alloc.config), where CPU_ALLOC is off: every file each
-# commit touches, at that commit.
-if [ "$I386" = 1 ] && [ $only_wide = 0 ] && [ $np -gt 0 ]; then
+# commit touches, at that commit.  A pass is recorded as the wide
+# compile's is (I386=only, make test's job behind bisect-check, then
+# make check).
+if [ "$I386" != 0 ] && [ "$only" != wide ] && [ $np -gt 0 ]; then
 	co=$WORK/checkout-i386 o=$WORK/build-i386
-	worktree "$co" "$base"
-	git -C "$co" checkout -q -f --detach "$base"
 	salt=$(cat "$TOP/qemu/cpu_alloc.config" "$TOP/checkpatch/i386-numa.config" | sha256sum | cut -c1-16)
-	if [ "$(cat "$o/.cpu-alloc-configured" 2>/dev/null)" != "$salt" ] || [ ! -f "$o/.cpu-alloc-config" ]; then
-		info CONFIG "i386 with NUMA in $o (objects only)"
-		mkdir -p "$o"
-		(cd "$co" && ARCH=i386 vrun scripts/kconfig/merge_config.sh -n -O "$o" \
-			"$TOP/qemu/cpu_alloc.config" "$TOP/checkpatch/i386-numa.config") >"$LOGS/config-i386.log" 2>&1 ||
-			die "configuring i386 failed" "log: $LOGS/config-i386.log"
-		for want in CONFIG_X86_32=y CONFIG_NUMA=y CONFIG_SMP=y; do
-			grep -qx "$want" "$o/.config" ||
-				die "the i386 configuration lacks $want" "see: $LOGS/config-i386.log and checkpatch/i386-numa.config"
+	key=$({
+		echo "$salt $base"
+		kgit rev-list "$base..$BRANCH"
+		cat "$TOP/checkpatch/build-warnings.ignore" "$TOP/scripts/check.sh" "$TOP/scripts/lib.sh"
+		gcc --version | head -n1
+	} | sha256sum | cut -c1-16)
+	if [ "$(cat "$o/.cpu-alloc-passed" 2>/dev/null)" = "$key" ]; then
+		info OK "i386 ${head:0:12}: passed for this series and this configuration ($o/.cpu-alloc-passed)"
+	else
+		rm -f "$o/.cpu-alloc-passed"
+		worktree "$co" "$base"
+		git -C "$co" checkout -q -f --detach "$base"
+		if [ "$(cat "$o/.cpu-alloc-configured" 2>/dev/null)" != "$salt" ] || [ ! -f "$o/.cpu-alloc-config" ]; then
+			info CONFIG "i386 with NUMA in $o (objects only)"
+			mkdir -p "$o"
+			(cd "$co" && ARCH=i386 vrun scripts/kconfig/merge_config.sh -n -O "$o" \
+				"$TOP/qemu/cpu_alloc.config" "$TOP/checkpatch/i386-numa.config") >"$LOGS/config-i386.log" 2>&1 ||
+				die "configuring i386 failed" "log: $LOGS/config-i386.log"
+			for want in CONFIG_X86_32=y CONFIG_NUMA=y CONFIG_SMP=y; do
+				grep -qx "$want" "$o/.config" ||
+					die "the i386 configuration lacks $want" "see: $LOGS/config-i386.log and checkpatch/i386-numa.config"
+			done
+			cp "$o/.config" "$o/.cpu-alloc-config"
+			echo "$salt" >"$o/.cpu-alloc-configured"
+		fi
+		grep -q '^CONFIG_CPU_ALLOC=y' "$o/.config" && die "CPU_ALLOC is on in the i386 configuration" "it must depend on X86_64"
+		declare -A xfiles=()
+		xbase=()
+		for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
+			mapfile -t files < <(touched "$id")
+			xconfig_add "$id" "$o/.cpu-alloc-config" i386 "the i386 configuration" "${files[@]}"
 		done
-		cp "$o/.config" "$o/.cpu-alloc-config"
-		echo "$salt" >"$o/.cpu-alloc-configured"
+		xempty="no built .c file touched"
+		before=$fail fail=0
+		xconfig_run i386 i386 i386
+		[ $fail = 0 ] && echo "$key" >"$o/.cpu-alloc-passed"
+		[ "$before" = 0 ] || fail=1
 	fi
-	grep -q '^CONFIG_CPU_ALLOC=y' "$o/.config" && die "CPU_ALLOC is on in the i386 configuration" "it must depend on X86_64"
-	declare -A xfiles=()
-	xbase=()
-	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
-		mapfile -t files < <(touched "$id")
-		xconfig_add "$id" "$o/.cpu-alloc-config" i386 "the i386 configuration" "${files[@]}"
-	done
 	mark_compiled i386 "$o/.cpu-alloc-config"
-	xempty="no built .c file touched"
-	xconfig_run i386 i386 i386
+fi
+if [ "$only" = i386 ]; then
+	[ $fail = 0 ] || die "make check I386=only found new errors or warnings" "logs: $LOGS/i386-*.txt"
+	info CHECK "i386: clean"
+	exit 0
 fi
 
 # allmodconfig_once ARCH CO O SALT LOG [WANT]: ARCH allmodconfig of the
@@ -526,7 +555,7 @@ if [ "$WIDE" != 0 ] && [ $np -gt 0 ]; then
 	[ "$ARM64" = 0 ] || [ ! -f "$WORK/build-arm64/.cpu-alloc-config" ] ||
 		mark_compiled arm64 "$WORK/build-arm64/.cpu-alloc-config" wide
 fi
-if [ $only_wide = 1 ]; then
+if [ "$only" = wide ]; then
 	[ $fail = 0 ] || die "make check WIDE=only found new errors or warnings" "logs: $LOGS/wide-*.txt"
 	info CHECK "wide: clean"
 	exit 0

@@ -18,7 +18,7 @@ set -euo pipefail
 CPU_ALLOC_SETTINGS="V WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT DEBUG STRESS_OPS STRESS_SECS FORCE UPDATE
 	GOOD BAD QUICK FRESH BUDGET JOBS TO SEND CONFIG_EXTRA LOCK COMMITS LOGS CHECKOUT RESULTS
 	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR SPARSE I386 WIDE ARM64 AM_ALL AM_VERSIONS NFS NFS_PORT GANESHA KMEMLEAK_OTHERS
-	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP FRESH_CONFIG SPATCH_CACHE AM_CACHE"
+	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP FRESH_CONFIG SPATCH_CACHE AM_CACHE UNSEEN"
 
 # The repository this driver lives in.
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -114,9 +114,10 @@ GANESHA=${GANESHA:-ganesha.nfsd}
 FORCE=${FORCE:-0}
 # 1: `make regen` rewrites the generated commits instead of checking.
 UPDATE=${UPDATE:-0}
-# 0: make check skips sparse; 0: make check skips the i386 NUMA compile;
-# 0: make check skips the x86_64 allmodconfig compile, "only": it runs
-# that compile alone (make test runs it so, behind bisect-check).
+# 0: make check skips sparse; 0: make check skips the i386 NUMA compile,
+# "only": it runs that compile alone; 0: make check skips the x86_64
+# allmodconfig compile, "only": it runs that compile alone (make test
+# runs both so, behind bisect-check).
 SPARSE=${SPARSE:-1}
 I386=${I386:-1}
 WIDE=${WIDE:-1}
@@ -148,6 +149,10 @@ COLD_FULL_MAX=${COLD_FULL_MAX:-4}
 # list), and 1: really send, where a mail configuration exists.
 TO=${TO:-}
 SEND=${SEND:-0}
+# 1: make bisect-check neither builds nor boots a commit that changes
+# no file its parent's build read (its row says SAME); 0: it builds and
+# boots every commit.
+UNSEEN=${UNSEEN:-1}
 # 1: make bisect-check boots each commit while it builds the next, and
 # make test builds the debug kernel behind its other steps; 0: one
 # thing at a time.
@@ -186,6 +191,16 @@ esac
 case $WIDE in
 0 | 1 | only) ;;
 *) die "WIDE=$WIDE: must be 0, 1 or only" "run it again with WIDE=1 (the default), WIDE=0 or WIDE=only" ;;
+esac
+
+case $I386 in
+0 | 1 | only) ;;
+*) die "I386=$I386: must be 0, 1 or only" "run it again with I386=1 (the default), I386=0 or I386=only" ;;
+esac
+
+case $UNSEEN in
+0 | 1) ;;
+*) die "UNSEEN=$UNSEEN: must be 0 or 1" "run it again with UNSEEN=1 (the default) or UNSEEN=0" ;;
 esac
 
 case $ARM64 in

@@ -9,11 +9,15 @@
 #     kmemleak, ...) at SCHED_IDLE (chrt --idle), in a checkout and build
 #     directory of its own: it takes only the cycles that the selftest,
 #     bisect-check's boots and links and the later steps leave idle;
-#     beside it, the same way, make check's allmodconfig compile
-#     (WIDE=only, in checkout-wide and build-wide), counted as the step
-#     check-wide before make check, which then compiles nothing again;
+#     beside it, the same way, make check's allmodconfig compiles
+#     (WIDE=only, in checkout-wide and build-wide) and its i386 compile
+#     (I386=only, in checkout-i386 and build-i386), counted as the steps
+#     check-wide and check-i386 before make check, which then compiles
+#     nothing again;
 #  3. the driver's selftest on the fake tree (tests/run.sh);
-#  4. bisect-check of every commit (build + QEMU boot, -smp 4; sparse on
+#  4. bisect-check of every commit (build + QEMU boot, -smp 4; a commit
+#     that changes no file its parent's build read is SAME, neither
+#     built nor booted; sparse on
 #     the files each commit touches, in the same build; the base is
 #     compiled as objects only, for the warning baselines), boots of
 #     the head with -smp 1 and -smp 2 (maxcpus=4), make kaslr-check
@@ -30,8 +34,8 @@
 #     branch with a commit that breaks the boot.
 #
 # OVERLAP=0 builds the debug kernel in its boot's step, after the
-# head's other boots and before make check, leaves the allmodconfig
-# compile to make check, and runs every step alone
+# head's other boots and before make check, leaves the allmodconfig and
+# i386 compiles to make check, and runs every step alone
 # (and bisect-check boots each commit before building the next).
 #
 # make test-all (TEST_ALL=1) adds what does not fit CI's budget: make
@@ -162,27 +166,31 @@ start_debug_build() {
 	[ "$OVERLAP" = 1 ] || return 0
 	behind_start build-debug "${MAKE[@]}" build DEBUG=1
 }
-# The allmodconfig compile of make check (WIDE=only), from the same
-# start: it compiles in a checkout and build of its own (checkout-wide,
-# build-wide), and its verdict is a step of its own, check-wide,
-# counted before make check, which then finds the pass recorded and
-# compiles nothing again.
-start_wide_check() {
-	[ "$OVERLAP" = 1 ] && [ "$WIDE" != 0 ] || return 0
-	behind_start check-wide "${MAKE[@]}" check WIDE=only
+# The compiles of make check under more configurations, from the same
+# start: the allmodconfig ones (WIDE=only) and the i386 one (I386=only),
+# each in a checkout and build of its own (checkout-wide, build-wide,
+# checkout-i386, build-i386).  The verdict of each is a step of its
+# own, check-wide and check-i386, counted before make check, which then
+# finds the passes recorded and compiles nothing again.
+start_compile_checks() {
+	[ "$OVERLAP" = 1 ] || return 0
+	[ "$WIDE" = 0 ] || behind_start check-wide "${MAKE[@]}" check WIDE=only
+	[ "$I386" = 0 ] || behind_start check-i386 "${MAKE[@]}" check I386=only
 }
-# wait_wide_check: wait for it, and count it as the step check-wide.
-wait_wide_check() {
-	local rc
-	running check-wide || return 0
-	behind_wait check-wide "the allmodconfig compile"
-	rc=$?
-	tally check-wide $rc "$LOG/check-wide.log"
-	if [ $rc = 0 ]; then
-		echo "ok - check-wide (behind)"
-	else
-		echo "not ok - check-wide (behind)"
-	fi
+# wait_compile_checks: wait for them, and count each as a step.
+wait_compile_checks() {
+	local rc name
+	for name in check-wide check-i386; do
+		running $name || continue
+		behind_wait $name "make check's ${name#check-} compile"
+		rc=$?
+		tally $name $rc "$LOG/$name.log"
+		if [ $rc = 0 ]; then
+			echo "ok - $name (behind)"
+		else
+			echo "not ok - $name (behind)"
+		fi
+	done
 }
 
 # descendants PID: the processes below PID, children first.  timeout
@@ -204,6 +212,7 @@ stop_behind() {
 	local pids pid
 	behind_stop build-debug
 	behind_stop check-wide
+	behind_stop check-i386
 	for pid in ${bg_pids[@]+"${bg_pids[@]}"}; do
 		pids=$(descendants "$pid")
 		# shellcheck disable=SC2086
@@ -289,7 +298,7 @@ if [ "$QUICK" != 1 ]; then
 	step deps "${MAKE[@]}" deps &&
 		step tree "${MAKE[@]}" tree &&
 		step export-round-trip export_round_trip &&
-		ready=1 && start_debug_build && start_wide_check
+		ready=1 && start_debug_build && start_compile_checks
 fi
 
 # The selftest: its own counts join ours.
@@ -312,9 +321,9 @@ if [ $ready = 1 ]; then
 		# (see NICE)
 		wait_debug_build
 		bg_start boot-debug debug_boot
-		wait_wide_check
-		# make check (checkpatch, sparse's verdicts, the i386
-		# compiles of each commit) beside the chain of regen to send
+		wait_compile_checks
+		# make check (checkpatch, sparse's verdicts, the probes)
+		# beside the chain of regen to send
 		bg_start check "${NICE[@]}" "${MAKE[@]}" check
 		[ -x "$TOP/scripts/regen.sh" ] && step regen "${NICE[@]}" "${MAKE[@]}" regen
 		[ -x "$TOP/scripts/convert-report.sh" ] && step convert-report "${NICE[@]}" "${MAKE[@]}" convert-report
@@ -345,6 +354,7 @@ if [ $ready = 1 ]; then
 	}
 	behind_stop build-debug
 	behind_stop check-wide
+	behind_stop check-i386
 fi
 echo "step logs: $LOG"
 total=$((SECONDS - t_start))

@@ -747,6 +747,36 @@ test_bisect_check_table_and_cache() {
 	! grep -q "kmem_skip=" "$W"/logs/boot-*-smp4-max4.log || { echo "KMEM_SKIP=none not passed on"; return 1; }
 }
 
+# A commit that changes only files the build of its parent did not
+# read (no .cmd file names them) is neither built nor booted: SAME.  A
+# header that an object read, a file that is not .c or .h, and any
+# commit after a cached row whose build $O does not hold are built.
+test_bisect_check_unseen() {
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: leave drivers/x.c out" not-built "drivers/x.c" &&
+		commit_in_tree "drivers: cpu_alloc: unbuilt file" drivers/x.c "int x;" &&
+		commit_in_tree "mm: cpu_alloc: a header objects read" include/linux/memcontrol.h "/* changed */" &&
+		commit_in_tree "mm: cpu_alloc: a header no object reads" include/linux/unread.h "/* new */" &&
+		commit_in_tree "kernel: cpu_alloc: a built file" kernel/fake.c "int z;" &&
+		expect_ok mk export || return 1
+	expect_ok mk bisect-check || return 1
+	local row
+	for row in "leave drivers/x.c out:PASS" "unbuilt file:SAME" "a header objects read:PASS" \
+		"a header no object reads:SAME" "a built file:PASS"; do
+		grep -q "${row%%:*}.* ${row#*:}\$" "$T/out" || { echo "want ${row#*:} for: ${row%%:*}"; cat "$T/out"; return 1; }
+	done
+	says "SAME: 2 commits change no file" || return 1
+	[ "$(ls "$W"/logs/build-*.log | wc -l)" = 3 ] || { echo "want 3 builds"; ls "$W"/logs; return 1; }
+	# make check takes the SAME commits' sparse results: nothing built
+	expect_ok mk check I386=0 WIDE=0 && says "no built .c file touched" || return 1
+	! ls "$W"/logs/check-build-* >/dev/null 2>&1 || { echo "make check built a commit"; return 1; }
+	# cached: the rows again, nothing built
+	expect_ok mk bisect-check && ! grep -q BUILD "$T/out" && says "SAME: 2 commits" || return 1
+	# UNSEEN=0: every commit built and booted
+	expect_ok mk bisect-check UNSEEN=0 && [ "$(grep -c ' PASS$' "$T/out")" = 5 ] || { echo "UNSEEN=0: want 5 PASS rows"; return 1; }
+	expect_fail "bad UNSEEN" mk bisect-check UNSEEN=2 && says "UNSEEN=2: must be 0 or 1"
+}
+
 test_bisect_check_stops_at_boot_failure() {
 	expect_ok mk tree || return 1
 	commit_in_tree "mm: cpu_alloc: good" a "1" && commit_in_tree "mm: cpu_alloc: panics" boot "panic" &&
@@ -878,9 +908,23 @@ test_check_i386() {
 	# Makefile line sits in a condition the driver cannot read): not
 	# built by i386 after all, skipped and not counted as compiled by it
 	printf 'kernel/fake.c\n' >"$T/obj-errors"
+	# (the first check's pass is kept: this compiler is another one)
+	rm -f "$W/build-i386/.cpu-alloc-passed"
 	FAKE_OBJ_ERRORS=$T/obj-errors expect_ok mk check SPARSE=0 &&
 		says "kernel/fake.c not built by the i386 configuration (no object at the base either)" || return 1
 	! grep -q 'kernel/fake.c: .*i386' "$W/logs/compiled-by.txt" || { cat "$W/logs/compiled-by.txt"; return 1; }
+	# I386=only: that compile alone (make test runs it behind
+	# bisect-check); its pass is kept, and make check then compiles
+	# nothing for i386, and still does not count kernel/fake.c as
+	# compiled by it
+	rm -f "$W/build-i386/.cpu-alloc-passed"
+	FAKE_OBJ_ERRORS=$T/obj-errors expect_ok mk check I386=only && says "CHECK   i386: clean" &&
+		says "1 files compiled, nothing new" && ! says "OK      checkpatch" >/dev/null || return 1
+	FAKE_OBJ_ERRORS=$T/obj-errors expect_ok mk check SPARSE=0 &&
+		says "passed for this series and this configuration" && ! says "files compiled" >/dev/null || return 1
+	! grep -q 'kernel/fake.c: .*i386' "$W/logs/compiled-by.txt" || { cat "$W/logs/compiled-by.txt"; return 1; }
+	expect_fail "two onlys" mk check I386=only WIDE=only && says "WIDE=only and I386=only together" || return 1
+	expect_fail "a bad I386" mk check I386=2 && says "I386=2: must be 0, 1 or only" || return 1
 	printf 'kernel/fake.c: implicit declaration of function x\n' >"$W/linux/i386-errors"
 	echo "int fake3;" >>"$W/linux/kernel/fake.c"
 	git -C "$W/linux" add -f i386-errors kernel/fake.c &&
@@ -1306,6 +1350,12 @@ test_ci_debug_build_behind() {
 		{ cat "$W/ci-logs/check.log"; return 1; }
 	[ "$(grep -o -e '^ok - check-wide' -e '^--- check:' "$T/out" | head -n2 | tr '\n' ' ')" = "ok - check-wide --- check: " ] ||
 		{ echo "check-wide was not counted before make check"; return 1; }
+	# and the i386 compile the same way
+	says "check-i386, behind the next steps" && says "ok - check-i386 (behind)" &&
+		grep -q "i386 .*: passed for this series and this configuration" "$W/ci-logs/check.log" ||
+		{ cat "$W/ci-logs/check.log"; return 1; }
+	[ "$(grep -o -e '^ok - check-i386' -e '^--- check:' "$T/out" | head -n2 | tr '\n' ' ')" = "ok - check-i386 --- check: " ] ||
+		{ echo "check-i386 was not counted before make check"; return 1; }
 	# its boot ran beside the steps after kaslr-check, which ran niced,
 	# and was counted after them; make check ran in the background too,
 	# beside regen to send, and was counted after them
