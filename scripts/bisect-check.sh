@@ -131,7 +131,7 @@ prepare() {
 		echo "$new" >"$LOGS/bisect-new-warnings"
 		return 3
 	fi
-	sparse_commit "$id"
+	SPARSE_BASE=later sparse_commit "$id"
 }
 
 # A commit that changes no file its parent's build read is neither
@@ -230,6 +230,16 @@ for id in $(kgit rev-list --reverse "$base..$head"); do
 	[ "$OVERLAP" = 1 ] || finish_boot || { fail=1; break; }
 done
 [ $fail = 1 ] || finish_boot || fail=1
+# The base's objects for sparse's baseline, for every commit at once
+# (one kbuild run at the base instead of one per commit that touches a
+# file the base has not compiled yet); make check judges them.
+if [ $fail = 0 ] && [ "${SPARSE:-1}" = 1 ]; then
+	for id in $(kgit rev-list --reverse "$base..$head"); do
+		cat "$(sparse_dir "$id")/files" 2>/dev/null || true
+	done | sort -u >"$LOGS/bisect-sparse-files"
+	mapfile -t sfiles <"$LOGS/bisect-sparse-files"
+	[ ${#sfiles[@]} = 0 ] || base_objs "${sfiles[@]}"
+fi
 [ $nsame = 0 ] || echo "SAME: $nsame commits change no file that the build of their parent read; each one's kernel is the one booted on the row above it (UNSEEN=0 builds and boots them)" | tee -a "$table"
 echo "table: $table"
 [ $fail = 0 ] || die "bisect-check stopped at the first failure" "see the log named above"

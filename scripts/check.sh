@@ -203,13 +203,15 @@ enabled_at() {
 		[ "${a%%/*}" = "$(cfg_arch "$cfg")" ] || return 1
 		;;
 	esac
-	rm -rf "$LOGS/mk" && mkdir -p "$LOGS/mk"
+	# (a directory of this process's own: make test runs two make
+	# checks at once, WIDE=only and I386=only)
+	mkdir -p "$MKDIR"
 	# the Makefile of its directory, or of the two above it, which may
 	# name it by a relative path (iwlwifi-objs += queue/tx.o)
 	d=$dir rel=$name
 	for up in 0 1 2; do
-		if kgit show "$id:$d/Makefile" >"$LOGS/mk/Makefile" 2>/dev/null &&
-			kbuild_enabled "$cfg" "$LOGS/mk" "$rel"; then
+		if kgit show "$id:$d/Makefile" >"$MKDIR/Makefile" 2>/dev/null &&
+			kbuild_enabled "$cfg" "$MKDIR" "$rel"; then
 			echo "$f"
 			return 0
 		fi
@@ -260,10 +262,11 @@ cross_of() { [ "$1" != arm64 ] || echo "$ARM64_CROSS"; }
 
 # xconfig_lines NAME ARCH ID FILES...: compile FILES at ID in the
 # configuration of $WORK/build-NAME, objects only, and print its errors
-# and warnings as "file: warning|error: text".  The .config is put back
-# first as configured: kconfig's syncconfig drops, at a commit that
-# lacks them (the base), the symbols the series adds, and the next
-# commit would take their defaults.
+# and warnings as "file: warning|error: text"; the log is
+# $LOGS/NAME-build-<ID>.log.  The .config is put back first as
+# configured: kconfig's syncconfig drops, at a commit that lacks them
+# (the base), the symbols the series adds, and the next commit would
+# take their defaults.
 xconfig_lines() {
 	local name=$1 arch=$2 id=$3 co=$WORK/checkout-$1 o=$WORK/build-$1
 	shift 3
@@ -271,66 +274,163 @@ xconfig_lines() {
 	cmp -s "$o/.cpu-alloc-config" "$o/.config" || cp "$o/.cpu-alloc-config" "$o/.config"
 	(cd "$o" && rm -f "${@/%.c/.o}")
 	ARCH=$arch CROSS_COMPILE=$(cross_of "$arch") kmake "$co" "$o" -j"$JOBS" -k "${@/%.c/.o}" \
-		>"$LOGS/$name-build.log" 2>&1 || true
-	diag_lines sparse "$co" <"$LOGS/$name-build.log"
+		>"$LOGS/$name-build-${id:0:12}.log" 2>&1 || true
+	diag_lines sparse "$co" <"$LOGS/$name-build-${id:0:12}.log"
 }
 
-# xconfig_run NAME ARCH LABEL: compile at each commit ID the files
-# xfiles[ID] names, and those of them the base has (xbase) once at the
-# base, in the configuration of $WORK/build-NAME; an error or warning
-# the base does not print (nor checkpatch/build-warnings.ignore lists)
-# fails, and so does a file whose object does not come out (it was not
+# need_base LINESFILE FILES...: the FILES whose compile printed the
+# lines of LINESFILE and so need a baseline: those a line names, or all
+# of them when a line names another file (a header they include).
+need_base() {
+	local lines=$1 f
+	shift
+	[ -s "$lines" ] || return 0
+	while IFS= read -r f; do
+		if printf '%s\n' "$@" | grep -qxF "$f"; then
+			echo "$f"
+		else
+			printf '%s\n' "$@"
+			return 0
+		fi
+	done < <(cut -d: -f1 "$lines" | sort -u)
+}
+
+# xconfig_run NAME ARCH LABEL: compile, in the configuration of
+# $WORK/build-NAME, the files xfiles[ID] names at each commit ID, and
+# judge each commit against the base: an error or warning the base
+# does not print (nor checkpatch/build-warnings.ignore lists) fails,
+# and so does a file whose object does not come out (it was not
 # checked), unless the base has it and did not compile it either: the
 # configuration does not build it after all (a Makefile condition that
 # enabled_at cannot read, such as an ifneq block or a directory's own
-# obj-$(CONFIG_...) line), which gets a SKIP line and does not count as
-# compiled by NAME.  A commit with no files prints xempty, when set.
+# obj-$(CONFIG_...) line), which gets a SKIP line, is kept in
+# .cpu-alloc-notbuilt and does not count as compiled by NAME.  A commit
+# with no files prints xempty, when set.
+#
+# The head comes first, with every file any commit names that it has.
+# At an earlier commit, a file is not compiled again when its compile
+# there would read what it reads at the head: its object came out at
+# the head, only .c and .h files change between that commit and the
+# head, and the dependency list of the head's object (its .cmd file:
+# the source and every header it read) names none of them, matched by
+# file name wherever it lives.  Its lines are then the head's, judged
+# with the head.  The base compiles only the files whose compile
+# printed something or made no object (need_base): the others need no
+# baseline.  A commit judged to fail is reported, and none after it.
 xconfig_run() {
-	local name=$1 arch=$2 label=$3 id short new files missing shared f
-	local base_txt=$LOGS/$1-base.txt base_built=$LOGS/$1-base-built.txt
+	local name=$1 arch=$2 label=$3 o=$WORK/build-$1 id short new files missing shared f pats nsame
+	local base_txt=$LOGS/$1-base.txt base_built=$LOGS/$1-base-built.txt need=$LOGS/$1-need-base.txt
+	local cmds=$LOGS/$1-head-cmds all=() compile=() at_head=() need_files=() ids
 	: >"$base_txt"
 	: >"$base_built"
-	: >"$WORK/build-$name/.cpu-alloc-notbuilt"
-	if [ ${#xbase[@]} != 0 ]; then
-		mapfile -t xbase < <(printf '%s\n' "${xbase[@]}" | sort -u)
-		info BASE "$label: compiling ${#xbase[@]} files at the base for the baseline"
-		xconfig_lines "$name" "$arch" "$base" "${xbase[@]}" >"$base_txt"
-		built_objs "$WORK/build-$name" "${xbase[@]}" | sort >"$base_built"
+	: >"$need"
+	: >"$o/.cpu-alloc-notbuilt"
+	ids=$(kgit rev-list --reverse "$base..$BRANCH")
+	# the head, with every file any commit names that the head has
+	for id in $ids; do
+		# shellcheck disable=SC2086
+		printf '%s\n' ${xfiles[$id]:-}
+	done | sort -u | grep . >"$LOGS/$name-all.txt" || true
+	while IFS= read -r f; do
+		[ -n "$(kgit ls-tree "$head" -- "$f")" ] && all+=("$f")
+	done <"$LOGS/$name-all.txt"
+	rm -rf "$cmds" && mkdir -p "$cmds"
+	: >"$LOGS/$name-${head:0:12}.txt"
+	: >"$LOGS/$name-head-built.txt"
+	if [ ${#all[@]} != 0 ]; then
+		info HEAD "$label: compiling ${#all[@]} files at the head"
+		xconfig_lines "$name" "$arch" "$head" "${all[@]}" >"$LOGS/$name-${head:0:12}.txt"
+		built_objs "$o" "${all[@]}" | sort >"$LOGS/$name-head-built.txt"
+		need_base "$LOGS/$name-${head:0:12}.txt" "${all[@]}" >>"$need"
+		comm -23 <(printf '%s\n' "${all[@]}" | sort) "$LOGS/$name-head-built.txt" >>"$need"
+		# the head's dependency lists: the compiles below overwrite them
+		while IFS= read -r f; do
+			cp "$o/$(dirname "$f")/.$(basename "${f%.c}").o.cmd" "$cmds/${f//\//%}.cmd" 2>/dev/null || true
+		done <"$LOGS/$name-head-built.txt"
 	fi
-	for id in $(kgit rev-list --reverse "$base..$BRANCH"); do
+	# each earlier commit: what it reads differently from the head
+	for id in $ids; do
+		[ "$id" != "$head" ] || continue
+		short=${id:0:12}
+		read -r -a files <<<"${xfiles[$id]:-}"
+		[ ${#files[@]} != 0 ] || continue
+		compile=() at_head=()
+		pats=$(kgit diff --name-only "$id" "$head" | sed 's|.*/|/|')
+		if kgit diff --name-only "$id" "$head" | grep -qvE '\.(c|h)$'; then
+			compile=("${files[@]}")
+		else
+			for f in "${files[@]}"; do
+				if [ -f "$cmds/${f//\//%}.cmd" ] &&
+					! grep -qF -f <(printf '%s\n' "$pats" | grep .) "$cmds/${f//\//%}.cmd"; then
+					at_head+=("$f")
+				else
+					compile+=("$f")
+				fi
+			done
+		fi
+		printf '%s\n' "${at_head[@]}" | grep . >"$LOGS/$name-$short.athead" || true
+		: >"$LOGS/$name-$short.txt"
+		: >"$LOGS/$name-$short.built"
+		[ ${#compile[@]} != 0 ] || continue
+		xconfig_lines "$name" "$arch" "$id" "${compile[@]}" >"$LOGS/$name-$short.txt"
+		built_objs "$o" "${compile[@]}" | sort >"$LOGS/$name-$short.built"
+		need_base "$LOGS/$name-$short.txt" "${compile[@]}" >>"$need"
+		comm -23 <(printf '%s\n' "${compile[@]}" | sort) "$LOGS/$name-$short.built" >>"$need"
+	done
+	# the base, for the files that need a baseline
+	mapfile -t need_files < <(sort -u "$need" | grep . | comm -12 - <(printf '%s\n' "${xbase[@]}" | sort -u))
+	if [ ${#need_files[@]} != 0 ]; then
+		info BASE "$label: compiling ${#need_files[@]} files at the base for the baseline (the others printed nothing)"
+		xconfig_lines "$name" "$arch" "$base" "${need_files[@]}" >"$base_txt"
+		built_objs "$o" "${need_files[@]}" | sort >"$base_built"
+	fi
+	# the verdicts, commit by commit
+	for id in $ids; do
 		short=${id:0:12}
 		read -r -a files <<<"${xfiles[$id]:-}"
 		if [ ${#files[@]} = 0 ]; then
 			[ -z "$xempty" ] || info OK "$label $short: $xempty"
 			continue
 		fi
-		xconfig_lines "$name" "$arch" "$id" "${files[@]}" >"$LOGS/$name-$short.txt"
-		new=$(comm -23 "$LOGS/$name-$short.txt" "$base_txt" |
+		if [ "$id" = "$head" ]; then
+			cp "$LOGS/$name-head-built.txt" "$LOGS/$name-$short.built"
+			: >"$LOGS/$name-$short.athead"
+			files=("${all[@]}" "${files[@]}")
+			mapfile -t files < <(printf '%s\n' "${files[@]}" | sort -u)
+		fi
+		new=$(comm -23 <(sort -u "$LOGS/$name-$short.txt") "$base_txt" |
 			grep -v -F -f <(grep -v '^#' "$TOP/checkpatch/build-warnings.ignore"; echo '#none#') || true)
 		if [ -n "$new" ]; then
 			info FAIL "$label $short: new errors or warnings in ${files[*]}"
 			echo "$new" | sed 's/^/    /'
-			echo "    log: $LOGS/$name-build.log"
+			echo "    log: $LOGS/$name-build-$short.log"
 			fail=1
 			break
 		fi
 		# an object that did not come out was not checked: a failure,
 		# unless the base has the file and made no object of it either
-		missing=$(comm -23 <(printf '%s\n' "${files[@]}" | sort) <(built_objs "$WORK/build-$name" "${files[@]}" | sort))
+		# (a file taken from the head made its object there)
+		missing=$(comm -23 <(printf '%s\n' "${files[@]}" | sort) \
+			<(cat "$LOGS/$name-$short.built" "$LOGS/$name-$short.athead" | sort -u))
 		shared=$(comm -12 <(printf '%s\n' $missing) <(printf '%s\n' "${xbase[@]}" | sort) |
 			comm -23 - "$base_built" | grep -v '^$' || true)
 		for f in $shared; do
 			info SKIP "$label $short: $f not built by the $label configuration (no object at the base either)"
-			echo "$f" >>"$WORK/build-$name/.cpu-alloc-notbuilt"
+			echo "$f" >>"$o/.cpu-alloc-notbuilt"
 		done
 		missing=$(comm -23 <(printf '%s\n' $missing) <(printf '%s\n' $shared | sort) | grep -v '^$' || true)
 		if [ -n "$missing" ]; then
 			info FAIL "$label $short: no object for $(echo "$missing" | tr '\n' ' ')(an error the ignore list hides, or one the base lacks)"
-			echo "    log: $LOGS/$name-build.log"
+			echo "    log: $LOGS/$name-build-$short.log"
 			fail=1
 			break
 		fi
-		info OK "$label $short: ${#files[@]} files compiled, nothing new"
+		nsame=$(grep -c . "$LOGS/$name-$short.athead" || true)
+		if [ "$nsame" = 0 ]; then
+			info OK "$label $short: ${#files[@]} files compiled, nothing new"
+		else
+			info OK "$label $short: $((${#files[@]} - nsame)) files compiled, $nsame as at the head (they read the same files), nothing new"
+		fi
 	done
 	git -C "$WORK/checkout-$name" checkout -q -f --detach "$base"
 }
@@ -372,6 +472,9 @@ mark_compiled() {
 }
 
 head=$(kgit rev-parse "$BRANCH")
+# where enabled_at puts the Makefile it reads
+MKDIR=$(mktemp -d "${TMPDIR:-/tmp}/cpu-alloc-check.XXXXXX")
+trap 'rm -rf "$MKDIR"' EXIT
 # the .c files of the series (at the head) and the configurations that
 # compile each: "boot" (the boot config, when a build left its .config),
 # "i386", "wide"

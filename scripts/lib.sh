@@ -442,7 +442,8 @@ sparse_objs() {
 		job_slot
 	done
 	for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-	cat "$out"/* 2>/dev/null | diag_lines sparse "$dir"
+	# (no file at all when no object came out)
+	{ cat "$out"/* 2>/dev/null || true; } | diag_lines sparse "$dir"
 	rm -rf "$out"
 }
 
@@ -509,7 +510,8 @@ sparse_dir() {
 # the configuration builds, in $O, which must hold the build of ID
 # (scripts/build.sh).  Keeps "files", "skipped" (touched, not built)
 # and "lines" in $(sparse_dir ID), and compiles the same files at the
-# base for the baseline.  make check judges the result.
+# base for the baseline (SPARSE_BASE=later: not now).  make check
+# judges the result.
 sparse_commit() {
 	local id=$1 d f touched files
 	[ "${SPARSE:-1}" = 1 ] || return 0
@@ -523,5 +525,7 @@ sparse_commit() {
 	mapfile -t files <"$d/files"
 	sparse_objs "$CHECKOUT" "$O" "${files[@]}" >"$d/lines.new"
 	mv "$d/lines.new" "$d/lines"
-	base_objs "${files[@]}"
+	# make bisect-check compiles the base's objects for all its
+	# commits at once, after the last (SPARSE_BASE=later)
+	[ "${SPARSE_BASE:-now}" = later ] || base_objs "${files[@]}"
 }

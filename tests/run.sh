@@ -757,7 +757,7 @@ test_bisect_check_unseen() {
 		commit_in_tree "drivers: cpu_alloc: unbuilt file" drivers/x.c "int x;" &&
 		commit_in_tree "mm: cpu_alloc: a header objects read" include/linux/memcontrol.h "/* changed */" &&
 		commit_in_tree "mm: cpu_alloc: a header no object reads" include/linux/unread.h "/* new */" &&
-		commit_in_tree "kernel: cpu_alloc: a built file" kernel/fake.c "int z;" &&
+		commit_in_tree "kernel: cpu_alloc: a built file" kernel/broken.c "int z;" &&
 		expect_ok mk export || return 1
 	expect_ok mk bisect-check || return 1
 	local row
@@ -766,6 +766,11 @@ test_bisect_check_unseen() {
 		grep -q "${row%%:*}.* ${row#*:}\$" "$T/out" || { echo "want ${row#*:} for: ${row%%:*}"; cat "$T/out"; return 1; }
 	done
 	says "SAME: 2 commits change no file" || return 1
+	# the base's object of the built .c file, for sparse's baseline:
+	# compiled once, after the last commit
+	grep -qx 'kernel/broken.c' "$W"/results/*/objs-*/compiled &&
+		grep -A1 'a built file' "$T/out" | tail -n1 | grep -q 'BASE    compiling 1 files' ||
+		{ echo "the base's objects were not compiled once, at the end"; cat "$T/out"; return 1; }
 	[ "$(ls "$W"/logs/build-*.log | wc -l)" = 3 ] || { echo "want 3 builds"; ls "$W"/logs; return 1; }
 	# make check takes the SAME commits' sparse results: nothing built
 	expect_ok mk check I386=0 WIDE=0 && says "no built .c file touched" || return 1
@@ -978,10 +983,12 @@ test_check_wide() {
 	expect_ok mk build && expect_ok mk check SPARSE=0 I386=0 || return 1
 	says "CONFIG  x86_64 allmodconfig" && says "kernel/other.c not built by allmodconfig" &&
 		says "no configuration (boot, wide, arm64) compiles: kernel/other.c" || return 1
-	# wide.c and listed.c at their commit; those, wide.c (for part.c)
-	# and fake.c at the head
-	[ "$(grep -c 'OK      wide .*files compiled, nothing new' "$T/out")" = 2 ] &&
-		says "2 files compiled, nothing new" && says "3 files compiled, nothing new" ||
+	# wide.c, listed.c and fake.c at the head; at the commit that adds
+	# them, wide.c again (it changes after), not listed.c (nothing its
+	# object read changes after)
+	[ "$(grep -c 'OK      wide .*files compiled' "$T/out")" = 2 ] &&
+		says "1 files compiled, 1 as at the head (they read the same files), nothing new" &&
+		says "3 files compiled, nothing new" ||
 		{ echo "expected two wide compiles"; return 1; }
 	grep -qx 'CONFIG_FAKE_ALLMODCONFIG=y' "$W/build-wide/.config" &&
 		! grep -q '^CONFIG_WERROR=y' "$W/build-wide/.config" || { echo "not allmodconfig without WERROR"; return 1; }
@@ -996,7 +1003,7 @@ test_check_wide() {
 	rm -rf "$W/build-wide/.cpu-alloc-passed" "$W/build"
 	expect_ok mk check WIDE=only && says "3 files compiled, nothing new" && says "CHECK   wide: clean" &&
 		! says "checkpatch" >/dev/null && ! says "no configuration" >/dev/null || return 1
-	[ "$(grep -c 'OK      wide .*files compiled, nothing new' "$T/out")" = 2 ] || { cat "$T/out"; return 1; }
+	[ "$(grep -c 'OK      wide .*files compiled.*nothing new' "$T/out")" = 2 ] || { cat "$T/out"; return 1; }
 	printf 'kernel/wide.c: implicit declaration of function y\n' >"$W/linux/wide-errors"
 	git -C "$W/linux" add -f wide-errors && git -C "$W/linux" commit -q --amend --no-edit &&
 		expect_ok mk export || return 1
@@ -1086,8 +1093,13 @@ test_check_arm64() {
 	expect_ok mk build && expect_ok mk check SPARSE=0 I386=0 || return 1
 	says "CONFIG  arm64 allmodconfig" && says "arch/arm/kernel/a32.c not built by arm64 allmodconfig" &&
 		says "no configuration (boot, wide, arm64) compiles: arch/arm/kernel/a32.c" || return 1
-	[ "$(grep -c 'OK      arm64 .*: 2 files compiled, nothing new' "$T/out")" = 2 ] ||
-		{ echo "expected two arm64 compiles of 2 files"; cat "$T/out"; return 1; }
+	# both at the head; at the earlier commit, nothing they read changes after
+	says "arm64 $(git -C "$W/linux" rev-parse --short=12 cpu-alloc~1): 0 files compiled, 2 as at the head" &&
+		says "arm64 $(git -C "$W/linux" rev-parse --short=12 cpu-alloc): 2 files compiled, nothing new" || return 1
+	# a header they read changes after: compiled again at the earlier commit
+	commit_in_tree "mm: cpu_alloc: a header" include/linux/memcontrol.h "/* changed */" && expect_ok mk export || return 1
+	expect_ok mk check SPARSE=0 I386=0 WIDE=only &&
+		says "arm64 $(git -C "$W/linux" rev-parse --short=12 cpu-alloc~2): 2 files compiled, nothing new" || return 1
 	grep -qx 'CONFIG_ARM64=y' "$W/build-arm64/.config" && ! grep -q '^CONFIG_ARM64' "$W/build-wide/.config" ||
 		{ echo "ARM64 not in the arm64 configuration alone"; return 1; }
 	grep -qx 'kernel/armonly.c: arm64' "$W/logs/compiled-by.txt" &&
