@@ -320,7 +320,7 @@ need_base() {
 xconfig_run() {
 	local name=$1 arch=$2 label=$3 o=$WORK/build-$1 id short new files missing shared f pats nsame
 	local base_txt=$LOGS/$1-base.txt base_built=$LOGS/$1-base-built.txt need=$LOGS/$1-need-base.txt
-	local cmds=$LOGS/$1-head-cmds all=() compile=() at_head=() need_files=() ids
+	local cmds=$LOGS/$1-head-cmds all=() compile=() at_head=() need_files=() req=() ids
 	: >"$base_txt"
 	: >"$base_built"
 	: >"$need"
@@ -392,6 +392,9 @@ xconfig_run() {
 			[ -z "$xempty" ] || info OK "$label $short: $xempty"
 			continue
 		fi
+		# the objects that must come out: the head's own files (one
+		# that an earlier commit names may have left the build since)
+		req=("${files[@]}")
 		if [ "$id" = "$head" ]; then
 			cp "$LOGS/$name-head-built.txt" "$LOGS/$name-$short.built"
 			: >"$LOGS/$name-$short.athead"
@@ -410,7 +413,7 @@ xconfig_run() {
 		# an object that did not come out was not checked: a failure,
 		# unless the base has the file and made no object of it either
 		# (a file taken from the head made its object there)
-		missing=$(comm -23 <(printf '%s\n' "${files[@]}" | sort) \
+		missing=$(comm -23 <(printf '%s\n' "${req[@]}" | sort) \
 			<(cat "$LOGS/$name-$short.built" "$LOGS/$name-$short.athead" | sort -u))
 		shared=$(comm -12 <(printf '%s\n' $missing) <(printf '%s\n' "${xbase[@]}" | sort) |
 			comm -23 - "$base_built" | grep -v '^$' || true)
