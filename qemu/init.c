@@ -757,6 +757,7 @@ static struct {
 	int done;		/* leaked, value known */
 	int err;		/* errno of the leak write */
 	unsigned long val;	/* the leaked __percpu value */
+	unsigned long first;	/* the one leaked before it, if any */
 	double when;
 } leak;
 
@@ -929,7 +930,7 @@ static double scan_ms;
 
 static int kmemleak_find(int *others, int *err)
 {
-	char want[64], *s, *p;
+	char want[64], old[64], *s, *p;
 	int found = 0;
 	double t = now();
 
@@ -942,6 +943,7 @@ static int kmemleak_find(int *others, int *err)
 	if (!s)
 		return 0;
 	snprintf(want, sizeof(want), "unreferenced object 0x%08lx ", leak.val);
+	snprintf(old, sizeof(old), "unreferenced object 0x%08lx ", leak.first);
 	for (p = s; (p = strstr(p, "unreferenced object 0x")); p++) {
 		size_t l = strcspn(p, "\n");
 
@@ -949,6 +951,9 @@ static int kmemleak_find(int *others, int *err)
 			found = 1;
 			continue;
 		}
+		/* the object a retry gave up on is ours too */
+		if (leak.first && !strncmp(p, old, strlen(old)))
+			continue;
 		/* the header and the backtrace, not the hex dump */
 		(*others)++;
 		if (*others <= 5) {
@@ -966,6 +971,15 @@ static int kmemleak_find(int *others, int *err)
 		}
 	}
 	return found;
+}
+
+/* kmemleak_dump: kmemleak prints what it knows of object VAL to the kernel log. */
+static void kmemleak_dump(unsigned long val)
+{
+	char cmd[64];
+
+	snprintf(cmd, sizeof(cmd), "dump=0x%lx", val);
+	write_file(KMEMLEAK, cmd);
 }
 
 static void check_kmemleak(void)
@@ -1005,15 +1019,32 @@ static void check_kmemleak(void)
 		sleep(2);
 		found = kmemleak_find(&others, &err);
 	}
+	/*
+	 * The value is a small offset into the cpu area: an integer equal to
+	 * it anywhere in scanned memory is a reference to kmemleak (seen
+	 * once, under a loaded host: "count = 1").  Leak a second object,
+	 * at another offset, and look for that one.
+	 */
+	if (!found && !err) {
+		unsigned long first = leak.val;
+
+		kmemleak_dump(leak.val);
+		leak_start();
+		if (leak.done && leak.val != first) {
+			leak.first = first;
+			logmsg("kmemleak: 0x%lx not reported (referenced?): leaked 0x%lx instead", first, leak.val);
+			sleep(6);
+			for (i = 0; i < 5 && !found; i++) {
+				if (i)
+					sleep(2);
+				found = kmemleak_find(&others, &err);
+			}
+		}
+	}
 	if (err)
 		logmsg("kmemleak: scan: error %d", err);
-	if (!found) {
-		char cmd[64];
-
-		/* kmemleak prints what it knows of the object to the kernel log */
-		snprintf(cmd, sizeof(cmd), "dump=0x%lx", leak.val);
-		write_file(KMEMLEAK, cmd);
-	}
+	if (!found)
+		kmemleak_dump(leak.val);
 	logmsg("kmemleak: 0x%lx %s, %d other objects reported", leak.val,
 	       found ? "found" : "not found", others);
 	result(!found, "kmemleak", "%s", found ? "found" : "missing");
