@@ -318,7 +318,7 @@ need_base() {
 # printed something or made no object (need_base): the others need no
 # baseline.  A commit judged to fail is reported, and none after it.
 xconfig_run() {
-	local name=$1 arch=$2 label=$3 o=$WORK/build-$1 id short new files missing shared f pats nsame
+	local name=$1 arch=$2 label=$3 o=$WORK/build-$1 id short new files missing shared f pats nsame changed
 	local base_txt=$LOGS/$1-base.txt base_built=$LOGS/$1-base-built.txt need=$LOGS/$1-need-base.txt
 	local cmds=$LOGS/$1-head-cmds all=() compile=() at_head=() need_files=() req=() ids
 	: >"$base_txt"
@@ -355,8 +355,9 @@ xconfig_run() {
 		read -r -a files <<<"${xfiles[$id]:-}"
 		[ ${#files[@]} != 0 ] || continue
 		compile=() at_head=()
-		pats=$(kgit diff --name-only "$id" "$head" | sed 's|.*/|/|')
-		if kgit diff --name-only "$id" "$head" | grep -qvE '\.(c|h)$'; then
+		changed=$(kgit diff --name-only "$id" "$head")
+		pats=$(printf '%s\n' "$changed" | sed 's|.*/|/|')
+		if printf '%s\n' "$changed" | grep -qvE '\.(c|h)$'; then
 			compile=("${files[@]}")
 		else
 			for f in "${files[@]}"; do
