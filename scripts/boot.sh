@@ -126,8 +126,22 @@ if [ "$id" != unknown ] && [ -d "$SRC/.git" ]; then
 	[ ${#changed[@]} = 0 ] ||
 		users=$(kgit grep -l -E '\b(CPU_ALLOC|cpu_alloc)\(' "$id" -- "${changed[@]}" 2>/dev/null | wc -l || true)
 fi
-# field KEY: the value of KEY= in the guest's verdict, empty if absent.
-field() { printf '%s\n' "$verdict" | tr ' ' '\n' | sed -n "s/^$1=//p" | tail -n1; }
+# field KEY: the value of KEY= in the guest's verdict, empty if absent
+# (the last one, if the verdict names KEY twice).  The verdict is split
+# into fields once (the checks below read about 80 of them).
+declare -A fields=()
+fields_of=
+field() {
+	local kv kvs
+	if [ "$fields_of" != "$verdict" ]; then
+		fields=() fields_of=$verdict
+		read -r -a kvs <<<"$verdict"
+		for kv in ${kvs[@]+"${kvs[@]}"}; do
+			case "$kv" in *=*) fields[${kv%%=*}]=${kv#*=} ;; esac
+		done
+	fi
+	printf '%s\n' "${fields[$1]:-}"
+}
 # kmem_within_caches EXCESS/CPUS: is the excess that a failed
 # test_kmem_memcg_deletion saw (memory.current against the sum of
 # memory.stat) within what the per-CPU charge caches hold?  The test

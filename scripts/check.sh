@@ -76,11 +76,53 @@ if [ "$I386" = only ]; then
 	[ -z "$only" ] || die "WIDE=only and I386=only together" "run them one at a time (make test runs both, behind bisect-check)"
 	only=i386
 fi
+#
+# Each run is kept in a cache ($CHECKPATCH_CACHE, see lib.sh; "none"
+# turns it off), as ccache keeps a compile: under the hash of what
+# decides its output (the patch, the flags, perl's version, and the
+# tree checkpatch reads: checkpatch.pl, its word lists, MAINTAINERS,
+# LICENSES, by the tree object of $SRC's HEAD; a dirty $SRC is never
+# cached).  A run whose helper failed (a traceback) is not kept.
+cp_inputs=
+if [ "$CHECKPATCH_CACHE" != none ] && [ -z "$only" ] && ! tree_dirty; then
+	cp_inputs=$({
+		echo "cpu-alloc checkpatch cache 1"
+		perl -e 'print "$^V\n"'
+		kgit rev-parse 'HEAD^{tree}'
+		printf '%s\n' "${flags[@]}"
+	})
+fi
+# checkpatch_run PATCH OUT: checkpatch.pl on PATCH, its output in OUT;
+# from the cache when it holds the same run.
+checkpatch_run() {
+	local key dir tmp out
+	if [ -n "$cp_inputs" ]; then
+		key=$({ printf '%s\n' "$cp_inputs" "${1##*/}"; sha256sum <"$1" | cut -c1-64; } | sha256sum | cut -c1-64)
+		dir=$CHECKPATCH_CACHE/${key:0:2}/$key
+		if [ -f "$dir/done" ]; then
+			# the output names the patch by its path, kept as @PATCH@
+			out=$(cat "$dir/out")
+			printf '%s\n' "${out//@PATCH@/$1}" >"$2"
+			return 0
+		fi
+	fi
+	# (its status says whether it complained: the output tells that)
+	(cd "$SRC" && PATH=/usr/bin:$PATH "$cp" "${flags[@]}" "$1") >"$2" 2>&1 || true
+	[ -n "$cp_inputs" ] || return 0
+	grep -q '^Traceback' "$2" && return 0
+	# written aside and renamed: a reader never sees half an entry
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/checkpatch-cache.XXXXXX")
+	out=$(cat "$2")
+	printf '%s\n' "${out//"$1"/@PATCH@}" >"$tmp/out" && touch "$tmp/done"
+	mkdir -p "${dir%/*}"
+	mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
+	return 0
+}
 for p in "$COMMITS"/*.patch; do
 	[ -e "$p" ] || break
 	[ -z "$only" ] || break
 	name=${p##*/}
-	(cd "$SRC" && PATH=/usr/bin:$PATH "$cp" "${flags[@]}" "$p") >"$LOGS/checkpatch-${name%.patch}.txt" 2>&1 &
+	checkpatch_run "$p" "$LOGS/checkpatch-${name%.patch}.txt" &
 	job_slot
 done
 wait || true

@@ -18,7 +18,7 @@ set -euo pipefail
 CPU_ALLOC_SETTINGS="V WORK SRC O BRANCH REV SMP MAXCPUS BOOT_TIMEOUT DEBUG STRESS_OPS STRESS_SECS FORCE UPDATE
 	GOOD BAD QUICK FRESH BUDGET JOBS TO SEND CONFIG_EXTRA LOCK COMMITS LOGS CHECKOUT RESULTS
 	EXPECT_CPUS MEM QEMU KVM TOP CCACHE_BASEDIR SPARSE I386 WIDE ARM64 AM_ALL AM_VERSIONS NFS NFS_PORT GANESHA KMEMLEAK_OTHERS
-	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP FRESH_CONFIG SPATCH_CACHE AM_CACHE UNSEEN"
+	KMEM_XFAIL KMEM_SKIP COLD_SAMPLE COLD_FULL_MAX OVERLAP FRESH_CONFIG SPATCH_CACHE CHECKPATCH_CACHE SPARSE_CACHE AM_CACHE UNSEEN"
 
 # The repository this driver lives in.
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -165,6 +165,13 @@ export CCACHE_BASEDIR=$WORK
 # still finds it; "none": run spatch every time.  FRESH=1 (make test)
 # gives it an empty directory in its WORK.
 SPATCH_CACHE=${SPATCH_CACHE:-$HOME/.cache/cpu-alloc-spatch}
+# make check's cache of checkpatch.pl runs (see scripts/check.sh), the
+# same way; "none": run checkpatch every time.  FRESH=1 (make test)
+# gives it an empty directory in its WORK.
+CHECKPATCH_CACHE=${CHECKPATCH_CACHE:-$HOME/.cache/cpu-alloc-checkpatch}
+# make check's and make bisect-check's cache of sparse runs (see
+# sparse_cached), the same way; "none": run sparse every time.
+SPARSE_CACHE=${SPARSE_CACHE:-$HOME/.cache/cpu-alloc-sparse}
 
 # Fixed identity of the imported base commit: the same tarball gives the
 # same commit id on every machine.
@@ -321,18 +328,19 @@ compile_cmd() {
 # result lacks fails (a dependency is missing from the fragments); one
 # the tree does not define yet (CONFIG_CPU_ALLOC on the base) is skipped.
 configure() {
-	local dir=$1 o=$2 log=$3 sym missing=
+	local dir=$1 o=$2 log=$3 syms missing=
 	mkdir -p "$o"
 	# shellcheck disable=SC2086
 	(cd "$dir" && vrun scripts/kconfig/merge_config.sh -n -O "$o" $FRAGMENTS) >"$log" 2>&1 || {
 		tail -n 20 "$log" >&2
 		die "configuring $dir in $o failed" "log: $log"
 	}
-	for sym in $(sed -n 's/^Value requested for \(CONFIG_[A-Za-z0-9_]*\) not in final .config$/\1/p' "$log"); do
-		if git -C "$dir" grep -qE "^(menu)?config ${sym#CONFIG_}\$" -- '*Kconfig*'; then
-			missing="$missing $sym"
-		fi
-	done
+	# (one git grep for all of them)
+	syms=$(sed -n 's/^Value requested for CONFIG_\([A-Za-z0-9_]*\) not in final .config$/\1/p' "$log" | sort -u)
+	if [ -n "$syms" ]; then
+		missing=$({ git -C "$dir" grep -h -E "^(menu)?config ($(printf '%s\n' "$syms" | paste -sd'|'))\$" -- '*Kconfig*' || true; } |
+			awk '{ print $2 }' | sort -u | comm -12 - <(printf '%s\n' "$syms") | sed 's/^/ CONFIG_/' | tr -d '\n')
+	fi
 	[ -z "$missing" ] || die "the config fragments ask for$missing, which the tree in $dir does not allow" \
 		"see: $log (a dependency is missing from qemu/*.config)"
 }
@@ -414,7 +422,7 @@ job_slot() {
 # the build did not make (it does not compile: the compiler's to
 # report) is skipped.
 sparse_objs() {
-	local dir=$1 o=$2 f cmd checkflags key mk out pid pids=()
+	local dir=$1 o=$2 f cmd cmdf checkflags key mk out pid pids=()
 	shift 2
 	[ $# = 0 ] && return 0
 	command -v sparse >/dev/null || die "sparse is not installed" "run: make deps"
@@ -431,13 +439,15 @@ sparse_objs() {
 		printf '%s\n%s\n' "$key" "$checkflags" >"$o/.cpu-alloc-checkflags"
 	fi
 	out=$(mktemp -d)
+	[ "$SPARSE_CACHE" = none ] || [ -n "${SPARSE_INPUTS:-}" ] ||
+		SPARSE_INPUTS=$(printf 'cpu-alloc sparse cache 1\n%s\n' "$(sparse --version 2>&1 | head -n1)")
 	for f in "$@"; do
-		cmd=$o/$(dirname "$f")/.$(basename "${f%.c}").o.cmd
-		[ -f "$cmd" ] && [ -f "$o/${f%.c}.o" ] || continue
+		cmdf=$o/$(dirname "$f")/.$(basename "${f%.c}").o.cmd
+		[ -f "$cmdf" ] && [ -f "$o/${f%.c}.o" ] || continue
 		# the compiler's flags: without the compiler (ccache gcc) and
 		# without "-c -o file.o"
-		cmd=$(compile_cmd "$cmd" | sed -E -e 's/^([^ -][^ ]* +)+//' -e 's/ -c -o [^ ]+ / /')
-		(cd "$o" && eval "sparse $checkflags $cmd") >"$out/${#pids[@]}" 2>&1 &
+		cmd=$(compile_cmd "$cmdf" | sed -E -e 's/^([^ -][^ ]* +)+//' -e 's/ -c -o [^ ]+ / /')
+		sparse_cached "$cmdf" "$checkflags" "$cmd" >"$out/${#pids[@]}" 2>&1 &
 		pids+=($!)
 		job_slot
 	done
@@ -445,6 +455,53 @@ sparse_objs() {
 	# (no file at all when no object came out)
 	{ cat "$out"/* 2>/dev/null || true; } | diag_lines sparse "$dir"
 	rm -rf "$out"
+}
+
+# sparse_cached CMDFILE CHECKFLAGS FLAGS: sparse CHECKFLAGS FLAGS in
+# $o (sparse_objs' build), for the object of kbuild's CMDFILE; from the
+# cache ($SPARSE_CACHE, see above; "none": off) when it holds the same
+# run, as ccache keeps a compile: under the hash of sparse's version,
+# the flags, the build's autoconf.h (the config values; kbuild's lists
+# name config symbols, not their values) and the path and text of the
+# source and of every file the object's compile read (the .cmd file's
+# list).  Their paths are those of the command line and the list,
+# relative to $o or absolute, as are the paths sparse prints.
+sparse_cached() {
+	local cmdf=$1 key dir tmp t0 rc=0
+	if [ "$SPARSE_CACHE" = none ]; then
+		(cd "$o" && eval "sparse $2 $3")
+		return
+	fi
+	key=$({
+		printf '%s\n' "$SPARSE_INPUTS" "$2" "$3"
+		sha256sum <"$o/include/generated/autoconf.h" 2>/dev/null || echo "no autoconf.h"
+		{ sed -n 's/^source_[^ ]* := //p' "$cmdf"
+		  sed -n '/^deps_/,/^$/p' "$cmdf" | grep -v -e '^deps_' -e 'wildcard' | sed 's/[ \\]*$//; s/^ *//'
+		} | grep . | (cd "$o" && xargs -r sha256sum 2>&1) || true
+	} | sha256sum | cut -c1-64)
+	dir=$SPARSE_CACHE/${key:0:2}/$key
+	mkdir -p "$LOGS"
+	if [ -f "$dir/done" ]; then
+		cat "$dir/out"
+		echo "hit 0 ${cmdf#"$o"/}" >>"$LOGS/sparse-cache.log"
+		return 0
+	fi
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/sparse-cache.XXXXXX")
+	t0=$SECONDS
+	(cd "$o" && eval "sparse $2 $3") >"$tmp/out" 2>&1 || rc=$?
+	cat "$tmp/out"
+	# (what each run cost: $LOGS/sparse-cache.log)
+	echo "miss $((SECONDS - t0)) ${cmdf#"$o"/}" >>"$LOGS/sparse-cache.log"
+	# only a run that ended well is kept (sparse's status is 0 even
+	# when it warns)
+	if [ $rc = 0 ]; then
+		touch "$tmp/done"
+		mkdir -p "${dir%/*}"
+		mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
+	else
+		rm -rf "$tmp"
+	fi
+	return $rc
 }
 
 # base_dir: where base_objs keeps the baseline of the base's objects

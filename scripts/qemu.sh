@@ -13,13 +13,24 @@ initramfs() {
 	local cpio=$1 src=$2 init=${1%.cpio}.init gic=$WORK/initramfs/gen_init_cpio
 	shift 2
 	mkdir -p "$(dirname "$cpio")" "$WORK/initramfs"
+	# Both programs are compiled through ccache, when there is one (a
+	# new WORK, as CI's and each selftest case's, compiles them again),
+	# then linked: ccache does not keep a link.
+	local cc=()
+	command -v ccache >/dev/null && [ "${CCACHE:-1}" = 1 ] && cc=(ccache)
+	# shellcheck disable=SC2206 # HOSTCC may carry words
+	cc+=(${HOSTCC:-gcc})
 	if [ ! -f "$init" ] || [ "$src" -nt "$init" ] || [ "$TOP/qemu/lib.h" -nt "$init" ]; then
-		vrun ${HOSTCC:-gcc} -static -O2 -Wall -I"$TOP/qemu" -o "$init" "$src" ||
+		# (from the source's directory, by relative paths: the same
+		# sources in another checkout hit ccache too)
+		{ (cd "$(dirname "$src")" &&
+			vrun "${cc[@]}" -O2 -Wall -I"$(realpath --relative-to=. "$TOP/qemu")" -c -o "$init.o" "${src##*/}") &&
+			vrun ${HOSTCC:-gcc} -static -o "$init" "$init.o"; } ||
 			die "cannot build the static init from ${src#"$TOP"/}" "it needs gcc and libc6-dev (make deps)"
 	fi
 	if [ ! -x "$gic" ]; then
 		[ -f "$SRC/usr/gen_init_cpio.c" ] || die "no usr/gen_init_cpio.c in $SRC" "run: make tree"
-		vrun ${HOSTCC:-gcc} -O2 -o "$gic" "$SRC/usr/gen_init_cpio.c"
+		(cd "$SRC/usr" && vrun "${cc[@]}" -O2 -c -o "$gic.o" gen_init_cpio.c) && vrun ${HOSTCC:-gcc} -o "$gic" "$gic.o"
 	fi
 	{
 		printf '%s\n' "dir /dev 0755 0 0" "nod /dev/console 0600 0 0 c 5 1" "dir /proc 0755 0 0" \

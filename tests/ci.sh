@@ -51,8 +51,9 @@
 #
 # FRESH=1 measures a fresh machine: a new WORK (lib.sh's default
 # becomes ~/.cache/cpu-alloc-fresh, emptied first) with an empty ccache
-# directory, an empty cache of spatch runs and no downloaded tarball in
-# it, so that every build, regen run and download is cold.  SELFTEST_ARGS names
+# directory, empty caches of spatch, checkpatch and sparse runs and no
+# downloaded tarball in it, so that every build, check, regen run and
+# download is cold.  SELFTEST_ARGS names
 # the selftest's cases to run (default: all).
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 # the settings (WORK, FRESH, BUDGET, QUICK): scripts/lib.sh; a step's
@@ -71,9 +72,11 @@ if [ "$FRESH" = 1 ]; then
 	rm -rf "$WORK"
 	mkdir -p "$WORK/ccache"
 	touch "$WORK/.cpu-alloc-fresh"
-	mkdir -p "$WORK/spatch-cache" "$WORK/tarballs"
-	export WORK CCACHE_DIR=$WORK/ccache SPATCH_CACHE=$WORK/spatch-cache AM_CACHE=$WORK/tarballs
-	echo "fresh: WORK=$WORK, empty CCACHE_DIR=$CCACHE_DIR, SPATCH_CACHE=$SPATCH_CACHE and AM_CACHE=$AM_CACHE"
+	mkdir -p "$WORK/spatch-cache" "$WORK/checkpatch-cache" "$WORK/sparse-cache" "$WORK/tarballs"
+	export WORK CCACHE_DIR=$WORK/ccache SPATCH_CACHE=$WORK/spatch-cache \
+		CHECKPATCH_CACHE=$WORK/checkpatch-cache SPARSE_CACHE=$WORK/sparse-cache AM_CACHE=$WORK/tarballs
+	echo "fresh: WORK=$WORK, empty CCACHE_DIR=$CCACHE_DIR, SPATCH_CACHE=$SPATCH_CACHE," \
+		"CHECKPATCH_CACHE=$CHECKPATCH_CACHE, SPARSE_CACHE=$SPARSE_CACHE and AM_CACHE=$AM_CACHE"
 fi
 LOG=$WORK/ci-logs
 rm -rf "$LOG"
@@ -102,14 +105,29 @@ tally() {
 	fi
 }
 
-# step NAME CMD...: run CMD as one test, output in $LOG/NAME.log.
+# cpu_ticks: the CPU time, in clock ticks, of the processes this
+# (sub)shell has waited for: what the commands it ran in the foreground
+# took, on every core (/proc/PID/stat: cutime + cstime).
+CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
+cpu_ticks() {
+	local s
+	s=$(</proc/$BASHPID/stat)
+	s=${s##*) }
+	# shellcheck disable=SC2086
+	set -- $s
+	echo $((${14} + ${15}))
+}
+# step NAME CMD...: run CMD as one test, output in $LOG/NAME.log; its
+# wall time in $LOG/times, its CPU time (all cores) in $LOG/cpu.
 step() {
-	local name=$1 t0=$SECONDS rc
+	local name=$1 t0=$SECONDS c0 rc
 	shift
 	echo "--- $name: $*"
+	c0=$(cpu_ticks)
 	"$@" >"$LOG/$name.log" 2>&1
 	rc=$?
 	echo "$((SECONDS - t0)) $name" >>"$LOG/times"
+	echo "$((($(cpu_ticks) - c0) / CLK_TCK)) $name" >>"$LOG/cpu"
 	tally "$name" $rc "$LOG/$name.log"
 	if [ $rc = 0 ]; then
 		echo "ok - $name ($((SECONDS - t0))s)"
@@ -132,10 +150,11 @@ behind_start() {
 	echo "--- $name, behind the next steps${idle:+ at SCHED_IDLE}: $*"
 	set -m
 	(
-		t0=$SECONDS
+		t0=$SECONDS c0=$(cpu_ticks)
 		"${idle[@]}" "$@" >"$LOG/$name.log" 2>&1
 		rc=$?
 		echo "$((SECONDS - t0)) $name" >>"$LOG/times-behind"
+		echo "$((($(cpu_ticks) - c0) / CLK_TCK)) $name" >>"$LOG/cpu"
 		exit $rc
 	) </dev/null &
 	behind_pid[$name]=$!
@@ -302,10 +321,11 @@ if [ "$QUICK" != 1 ]; then
 fi
 
 # The selftest: its own counts join ours.
-t0=$SECONDS
+t0=$SECONDS c0=$(cpu_ticks)
 # shellcheck disable=SC2086
 "$TOP/tests/run.sh" ${SELFTEST_ARGS:-} | tee "$LOG/selftest.log"
 echo "$((SECONDS - t0)) selftest" >>"$LOG/times"
+echo "$((($(cpu_ticks) - c0) / CLK_TCK)) selftest" >>"$LOG/cpu"
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOG/selftest.log" | tail -n1)
 sp=${line%% passed*} sf=${line#*passed, } sf=${sf%% failed}
 [ -n "$line" ] || { sp=0 sf=1; }
@@ -358,10 +378,17 @@ if [ $ready = 1 ]; then
 fi
 echo "step logs: $LOG"
 total=$((SECONDS - t_start))
-echo "step times (s):"
-sort -rn "$LOG/times" | awk '{printf "  %6d  %s\n", $1, $2}'
-[ -f "$LOG/times-behind" ] && awk '{printf "  %6d  %s, beside the steps above\n", $1, $2}' "$LOG/times-behind"
-printf '  %6d  total (%dm%02ds)\n' "$total" $((total / 60)) $((total % 60))
+# (the CPU seconds of every core: what a step costs the others beside it)
+echo "step times (s): wall, CPU"
+cpu_of() { awk -v n="$1" '$2 == n { print $1; exit }' "$LOG/cpu" 2>/dev/null; }
+sort -rn "$LOG/times" | while read -r secs name; do
+	printf '  %6d  %6s  %s\n' "$secs" "$(cpu_of "$name")" "$name"
+done
+[ -f "$LOG/times-behind" ] && while read -r secs name; do
+	printf '  %6d  %6s  %s, beside the steps above\n' "$secs" "$(cpu_of "$name")" "$name"
+done <"$LOG/times-behind"
+printf '  %6d  %6s  total (%dm%02ds)\n' "$total" "$(awk '{ c += $1 } END { print c + 0 }' "$LOG/cpu" 2>/dev/null)" \
+	$((total / 60)) $((total % 60))
 if [ "$total" -ge "$BUDGET" ]; then
 	echo "ci.sh: warning: make test took ${total}s, over its budget of ${BUDGET}s (CI stops at 5400s)." \
 		"Slowest steps: $(sort -rn "$LOG/times" | head -n 3 | awk '{printf "%s%s %ds", (NR > 1 ? ", " : ""), $2, $1}')"

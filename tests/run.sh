@@ -28,7 +28,8 @@ git config --file "$TMP/gitconfig" init.defaultBranch main
 # shellcheck disable=SC2046
 unset $(bash -c '. "$1/scripts/lib.sh" && echo "$CPU_ALLOC_SETTINGS"' - "$REPO") TEST_ALL SELFTEST_ARGS MAKEFLAGS
 # never the user's caches of spatch runs and tarballs
-export SPATCH_CACHE=$TMP/spatch-cache AM_CACHE=$TMP/tarballs
+export SPATCH_CACHE=$TMP/spatch-cache CHECKPATCH_CACHE=$TMP/checkpatch-cache SPARSE_CACHE=$TMP/sparse-cache \
+	AM_CACHE=$TMP/tarballs
 
 # The fake package: the fake tree packed as Debian packs linux-source.
 PKGDIR=$TMP/pkg
@@ -49,15 +50,24 @@ done
 . "$HERE/lib.sh"
 
 # setup: a fresh copy of the repository in $R, work directory $W, the
-# lock made by the driver's own relock against the fake package.
+# lock made by the driver's own relock against the fake package.  The
+# first copy is made once ($TMP/template, by make_template) and copied
+# for each case: the same files, without a relock per case.
 setup() {
 	R=$T/repo W=$T/work
+	[ -f "$TMP/template/ready" ] || { echo "setup: no template (make_template failed)"; return 1; }
+	cp -a "$TMP/template/repo" "$R"
+	if [ -d "$TMP/template/work" ]; then cp -a "$TMP/template/work" "$W"; fi
+}
+make_template() {
+	local R=$TMP/template/repo W=$TMP/template/work
 	mkdir -p "$R"
 	(cd "$REPO" && tar --exclude=./.git --exclude=./tests/fake -cf - .) | tar -C "$R" -xf -
 	rm -f "$R"/commits/*.patch
 	git -C "$R" init -q && git -C "$R" add -A && git -C "$R" commit -q -m repo
 	mk relock >/dev/null || { echo "setup: relock failed"; return 1; }
 	sed -i "s|^TARBALL=.*|TARBALL=$FAKE_TARBALL|" "$R/kernel-base.lock"
+	touch "$TMP/template/ready"
 }
 
 # mk ARGS: the driver's make, in the test's repository and work directory.
@@ -864,6 +874,45 @@ test_check_checkpatch() {
 		says "a helper of checkpatch failed" && says "python3-ply"
 }
 
+# make check keeps each checkpatch run: the same patch on the same tree
+# is not checked again, a changed patch, a changed tree or a dirty one
+# is, and CHECKPATCH_CACHE=none runs it every time.  A failed helper's
+# run is not kept.
+test_check_checkpatch_cache() {
+	local log=$T/cp.log
+	export CHECKPATCH_CACHE=$T/cpcache FAKE_CHECKPATCH_LOG=$log
+	expect_ok mk tree || return 1
+	commit_in_tree "mm: cpu_alloc: bad style" a "checkpatch-warn" && expect_ok mk export || return 1
+	expect_fail "checkpatch warning" mk check SPARSE=0 && says "FAKE_WARN" || return 1
+	[ "$(wc -l <"$log")" = 1 ] || { echo "checkpatch ran $(wc -l <"$log") times, not once"; return 1; }
+	# from the cache: the same verdict, no run, even from another
+	# checkout of the repository (the output names the patch there)
+	expect_fail "checkpatch warning (cached)" mk check SPARSE=0 && says "FAKE_WARN" || return 1
+	cp -r "$R" "$T/repo2"
+	expect_fail "checkpatch warning (cached, elsewhere)" \
+		make --no-print-directory -C "$T/repo2" WORK="$W" check SPARSE=0 &&
+		says "$T/repo2/commits/0001-mm-cpu_alloc-bad-style.patch:20: WARNING:FAKE_WARN" || return 1
+	[ "$(wc -l <"$log")" = 1 ] || { echo "a cached run ran checkpatch again"; cat "$T/out"; return 1; }
+	echo "0001-*.patch FAKE_WARN  a test" >>"$R/checkpatch/checkpatch.ignore"
+	expect_ok mk check SPARSE=0 && [ "$(wc -l <"$log")" = 1 ] || return 1
+	CHECKPATCH_CACHE=none expect_ok mk check SPARSE=0 && [ "$(wc -l <"$log")" = 2 ] ||
+		{ echo "CHECKPATCH_CACHE=none did not run checkpatch"; return 1; }
+	# a new commit changes the tree: both patches run again
+	commit_in_tree "mm: cpu_alloc: clean" b "fine" && expect_ok mk export || return 1
+	expect_ok mk check SPARSE=0 && [ "$(wc -l <"$log")" = 4 ] ||
+		{ echo "after a new commit: $(wc -l <"$log") runs, not 4"; return 1; }
+	# a dirty tree: not from the cache, and not kept
+	echo dirty >"$W/linux/untracked-file"
+	expect_ok mk check SPARSE=0 && [ "$(wc -l <"$log")" = 6 ] || { echo "a dirty tree used the cache"; return 1; }
+	rm "$W/linux/untracked-file"
+	expect_ok mk check SPARSE=0 && [ "$(wc -l <"$log")" = 6 ] || { echo "the clean tree's runs were lost"; return 1; }
+	# a helper that failed is run again next time
+	commit_in_tree "mm: cpu_alloc: new file" c "checkpatch-traceback" && expect_ok mk export || return 1
+	expect_fail "helper failed" mk check SPARSE=0 && says "a helper of checkpatch failed" || return 1
+	expect_fail "helper failed again" mk check SPARSE=0 && says "a helper of checkpatch failed" &&
+		[ "$(grep -c 0003 "$log")" = 2 ] || { echo "a failed helper's run was kept"; return 1; }
+}
+
 test_check_sparse_new_only() {
 	# the fake base's sparse already complains about kernel/fake.c
 	expect_ok mk tree || return 1
@@ -873,6 +922,40 @@ test_check_sparse_new_only() {
 	git -C "$W/linux" commit -q -a --amend --no-edit && expect_ok mk export || return 1
 	expect_fail "new sparse warning" mk check && says "kernel/fake.c: warning: new sparse complaint" || return 1
 	! says "old sparse complaint" >/dev/null
+}
+
+# sparse's runs are kept: the same object, with the same flags, config
+# and files read, is not checked again (a new WORK still finds it); a
+# changed header is, and SPARSE_CACHE=none runs sparse every time.
+test_check_sparse_cache() {
+	local log=$T/sparse.log
+	export SPARSE_CACHE=$T/scache FAKE_SPARSE_LOG=$log
+	expect_ok mk tree || return 1
+	commit_in_tree "kernel: cpu_alloc: touch fake.c" kernel/fake.c "int fake2;" && expect_ok mk export || return 1
+	expect_ok mk check I386=0 WIDE=0 ARM64=0 && says "no new warnings" || return 1
+	local n
+	n=$(grep -c . "$log")
+	[ "$n" -gt 0 ] || { echo "sparse never ran"; return 1; }
+	# the same checks from scratch: no sparse run, the same verdict
+	rm -rf "$W/results" "$W/logs"
+	expect_ok mk check I386=0 WIDE=0 ARM64=0 && says "no new warnings" || return 1
+	[ "$(grep -c . "$log")" = "$n" ] || { echo "sparse ran again: $(grep -c . "$log") runs, not $n"; cat "$log"; return 1; }
+	# a new complaint for the same file: what sparse says is its input too
+	printf 'kernel/fake.c: new sparse complaint\n' >>"$W/linux/sparse"
+	git -C "$W/linux" commit -q -a --amend --no-edit && expect_ok mk export || return 1
+	expect_fail "new sparse warning (cache)" mk check I386=0 WIDE=0 ARM64=0 &&
+		says "kernel/fake.c: warning: new sparse complaint" || return 1
+	# a changed header: run again
+	n=$(grep -c . "$log")
+	rm -rf "$W/results" "$W/logs"
+	echo "/* changed */" >>"$W/linux/include/linux/memcontrol.h"
+	git -C "$W/linux" commit -q -a --amend --no-edit && expect_ok mk export || return 1
+	expect_fail "new sparse warning (header)" mk check I386=0 WIDE=0 ARM64=0 || return 1
+	[ "$(grep -c . "$log")" -gt "$n" ] || { echo "a changed header did not run sparse again"; return 1; }
+	n=$(grep -c . "$log")
+	rm -rf "$W/results" "$W/logs"
+	SPARSE_CACHE=none expect_fail "new sparse warning (no cache)" mk check I386=0 WIDE=0 ARM64=0 || return 1
+	[ "$(grep -c . "$log")" -gt "$n" ] || { echo "SPARSE_CACHE=none did not run sparse"; return 1; }
 }
 
 # One object of the base that does not compile (the fake base's
@@ -1527,6 +1610,7 @@ if [ $# = 0 ]; then
 	read -r -a suites <<<"$SUITES"
 fi
 start=$SECONDS
+make_template
 run_cases setup "${names[@]}"
 for s in "${suites[@]}"; do
 	[ -x "$HERE/$s.sh" ] || continue
@@ -1539,7 +1623,7 @@ for s in "${suites[@]}"; do
 	[ "$f" = 0 ] || { printf '%s\n' "$out" | tail -n 30 | sed 's/^/    # /'; failures="$failures $s"; }
 	passed=$((passed + p)) failed=$((failed + f))
 done
-slowest_cases
+slowest_cases "${SELFTEST_SLOWEST:-5}"
 echo "selftest: $(( SECONDS - start ))s${failures:+, failed:$failures}"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
