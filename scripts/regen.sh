@@ -146,7 +146,7 @@ SPATCH_INPUTS=
 # run.  Collect mode appends to $CPU_ALLOC_TARGETS, patch mode rewrites
 # the file in place.  Fails as spatch does.
 spatch_cached() {
-	local mode=$1 file=$2 key dir tmp out rc=0 size=0
+	local mode=$1 file=$2 key dir tmp out text_hash rc=0 size=0
 	shift 2
 	local -a args=(--sp-file "$f" -D "$mode" "$@")
 	[ "$mode" = patch ] && args+=(--in-place)
@@ -155,12 +155,22 @@ spatch_cached() {
 		return
 	fi
 	[ -n "$SPATCH_INPUTS" ] || SPATCH_INPUTS=$(spatch_inputs)
+	# (the .cocci's hash once per file of it; the targets' once per
+	# patch pass, as only the collect pass adds to them)
+	[ "$cocci_hashed" = "$f" ] || { cocci_hash=$(sha256sum <"$f"); cocci_hashed=$f; }
+	if [ "$mode" = collect ] || [ "$targets_mode" != "$mode" ]; then
+		targets_hash=$(cat "${CPU_ALLOC_TARGETS:-/dev/null}" 2>/dev/null | sha256sum)
+		targets_mode=$mode
+	fi
+	text_hash=$(sha256sum <"$wt/$file")
+	# (the same key as ever: a cache filled before still serves)
 	key=$({
 		printf '%s\n' "$SPATCH_INPUTS" "mode $mode" "options $*" "file $file"
-		echo "cocci $(sha256sum <"$f" | cut -c1-64)"
-		echo "targets $(cat "${CPU_ALLOC_TARGETS:-/dev/null}" 2>/dev/null | sha256sum | cut -c1-64)"
-		echo "text $(sha256sum <"$wt/$file" | cut -c1-64)"
-	} | sha256sum | cut -c1-64)
+		echo "cocci ${cocci_hash:0:64}"
+		echo "targets ${targets_hash:0:64}"
+		echo "text ${text_hash:0:64}"
+	} | sha256sum)
+	key=${key:0:64}
 	dir=$SPATCH_CACHE/${key:0:2}/$key
 	if [ -f "$dir/done" ]; then
 		cat "$dir/log" >>"$RLOG/$name.log"
@@ -193,8 +203,10 @@ spatch_cached() {
 }
 
 # apply_cocci NAME: run coccinelle/NAME.cocci in place in $WT.
+cocci_hash= cocci_hashed= targets_hash= targets_mode=
 apply_cocci() {
 	local name=$1 f=$COCCI/$1.cocci opts file wt
+	targets_mode=
 	[ -f "$f" ] || die "no semantic patch $f"
 	opts=$(cocci_meta "$f" Options)
 	wt=$(cd "$WT" && pwd)

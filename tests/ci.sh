@@ -108,26 +108,29 @@ tally() {
 # cpu_ticks: the CPU time, in clock ticks, of the processes this
 # (sub)shell has waited for: what the commands it ran in the foreground
 # took, on every core (/proc/PID/stat: cutime + cstime).
+# cpu_ticks VAR sets VAR (read in this shell: $BASHPID in a command
+# substitution would be the substitution's own).
 CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
 cpu_ticks() {
-	local s
-	s=$(</proc/$BASHPID/stat)
+	local var=$1 s
+	read -r s </proc/$BASHPID/stat
 	s=${s##*) }
 	# shellcheck disable=SC2086
 	set -- $s
-	echo $((${14} + ${15}))
+	printf -v "$var" '%s' $((${14} + ${15}))
 }
 # step NAME CMD...: run CMD as one test, output in $LOG/NAME.log; its
 # wall time in $LOG/times, its CPU time (all cores) in $LOG/cpu.
 step() {
-	local name=$1 t0=$SECONDS c0 rc
+	local name=$1 t0=$SECONDS c0 c1 rc
 	shift
 	echo "--- $name: $*"
-	c0=$(cpu_ticks)
+	cpu_ticks c0
 	"$@" >"$LOG/$name.log" 2>&1
 	rc=$?
+	cpu_ticks c1
 	echo "$((SECONDS - t0)) $name" >>"$LOG/times"
-	echo "$((($(cpu_ticks) - c0) / CLK_TCK)) $name" >>"$LOG/cpu"
+	echo "$(((c1 - c0) / CLK_TCK)) $name" >>"$LOG/cpu"
 	tally "$name" $rc "$LOG/$name.log"
 	if [ $rc = 0 ]; then
 		echo "ok - $name ($((SECONDS - t0))s)"
@@ -150,11 +153,13 @@ behind_start() {
 	echo "--- $name, behind the next steps${idle:+ at SCHED_IDLE}: $*"
 	set -m
 	(
-		t0=$SECONDS c0=$(cpu_ticks)
+		t0=$SECONDS
+		cpu_ticks c0
 		"${idle[@]}" "$@" >"$LOG/$name.log" 2>&1
 		rc=$?
+		cpu_ticks c1
 		echo "$((SECONDS - t0)) $name" >>"$LOG/times-behind"
-		echo "$((($(cpu_ticks) - c0) / CLK_TCK)) $name" >>"$LOG/cpu"
+		echo "$(((c1 - c0) / CLK_TCK)) $name" >>"$LOG/cpu"
 		exit $rc
 	) </dev/null &
 	behind_pid[$name]=$!
@@ -326,11 +331,13 @@ if [ "$QUICK" != 1 ]; then
 fi
 
 # The selftest: its own counts join ours.
-t0=$SECONDS c0=$(cpu_ticks)
+t0=$SECONDS
+cpu_ticks c0
 # shellcheck disable=SC2086
 "$TOP/tests/run.sh" ${SELFTEST_ARGS:-} | tee "$LOG/selftest.log"
+cpu_ticks c1
 echo "$((SECONDS - t0)) selftest" >>"$LOG/times"
-echo "$((($(cpu_ticks) - c0) / CLK_TCK)) selftest" >>"$LOG/cpu"
+echo "$(((c1 - c0) / CLK_TCK)) selftest" >>"$LOG/cpu"
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOG/selftest.log" | tail -n1)
 sp=${line%% passed*} sf=${line#*passed, } sf=${sf%% failed}
 [ -n "$line" ] || { sp=0 sf=1; }
