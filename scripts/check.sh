@@ -192,22 +192,46 @@ if [ "$SPARSE" = 1 ] && [ -z "$only" ] && [ $np -gt 0 ]; then
 fi
 # --- more configurations: i386 with NUMA, x86_64 allmodconfig --------
 
-# kbuild_enabled CONFIGFILE DIR NAME: true when the Makefile of DIR
+# mk_of CONFIGFILE ID PATH: MK = the Makefile PATH at commit ID, with
+# its continued lines joined and the spellings of a symbol's value
+# reduced to $(CONFIG_X): ${CONFIG_X} (dpaa2), $(CONFIG_X:m=y) (ixgbe),
+# $(subst m,y,$(CONFIG_X)) (hv), and x86's $(BITS) (kasan_init_$(BITS).o)
+# as CONFIGFILE has it; 1 when ID has no such file.  Kept for the
+# process, per (BITS, ID, PATH): the head's Makefiles are read once for
+# every file and configuration, not once each.
+declare -A mk_cache=() mk_none=() bits_of=()
+mk_of() {
+	local cfg=$1 bits key
+	bits=${bits_of[$cfg]:-}
+	if [ -z "$bits" ]; then
+		bits=32
+		grep -q '^CONFIG_64BIT=y' "$cfg" && bits=64
+		bits_of[$cfg]=$bits
+	fi
+	key="$bits $2:$3"
+	[ -z "${mk_none[$key]:-}" ] || return 1
+	if [ -z "${mk_cache[$key]+set}" ]; then
+		# (a directory of this process's own: make test runs two make
+		# checks at once, WIDE=only and I386=only)
+		mkdir -p "$MKDIR"
+		if ! kgit show "$2:$3" >"$MKDIR/Makefile" 2>/dev/null; then
+			mk_none[$key]=1
+			return 1
+		fi
+		mk_cache[$key]=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' -e "s/\\\$(BITS)/$bits/g" \
+			-e 's/\$[{]\(CONFIG_[A-Za-z0-9_]*\)[}]/$(\1)/g' -e 's/\$[(]\(CONFIG_[A-Za-z0-9_]*\):m=y[)]/$(\1)/g' \
+			-e 's/\$[(]subst m,y,\$[(]\(CONFIG_[A-Za-z0-9_]*\)[)][)]/$(\1)/g' "$MKDIR/Makefile")
+	fi
+	MK=${mk_cache[$key]}
+}
+
+# kbuild_enabled CONFIGFILE NAME: true when the Makefile in MK (mk_of)
 # builds NAME.o under CONFIGFILE: the line naming it is obj-y (or a
 # composite object's -y), or names a CONFIG_ symbol that is set.  A
 # composite object (nfs-y += iostat.o) is followed once to its own line.
 kbuild_enabled() {
-	local cfg=$1 dir=$2 name=$3 depth=${4:-0} mk line var sym bits=32
-	[ -f "$dir/Makefile" ] || return 1
-	# x86's Makefiles name some objects by $(BITS): kasan_init_$(BITS).o
-	grep -q '^CONFIG_64BIT=y' "$cfg" && bits=64
-	# the Makefile with its continued lines joined, and the spellings
-	# of a symbol's value reduced to $(CONFIG_X): ${CONFIG_X} (dpaa2),
-	# $(CONFIG_X:m=y) (ixgbe), $(subst m,y,$(CONFIG_X)) (hv)
-	mk=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' -e "s/\\\$(BITS)/$bits/g" \
-		-e 's/\$[{]\(CONFIG_[A-Za-z0-9_]*\)[}]/$(\1)/g' -e 's/\$[(]\(CONFIG_[A-Za-z0-9_]*\):m=y[)]/$(\1)/g' \
-		-e 's/\$[(]subst m,y,\$[(]\(CONFIG_[A-Za-z0-9_]*\)[)][)]/$(\1)/g' "$dir/Makefile")
-	line=$(printf '%s\n' "$mk" |
+	local cfg=$1 name=$2 depth=${3:-0} line var sym
+	line=$(printf '%s\n' "$MK" |
 		grep -E "^[[:space:]]*[A-Za-z0-9_-]+(-\\\$\\(CONFIG_[A-Za-z0-9_]+\\)|-y|-objs)[[:space:]]*[:+]?=.*(^|[[:space:]/])$name\\.o([[:space:]]|\$)" |
 		head -n1)
 	[ -n "$line" ] || return 1
@@ -221,11 +245,11 @@ kbuild_enabled() {
 	esac
 	# a part of a composite object: is that one built?
 	[ "$depth" = 0 ] || return 0
-	kbuild_enabled "$cfg" "$dir" "${var%-*}" 1 && return 0
+	kbuild_enabled "$cfg" "${var%-*}" 1 && return 0
 	# or of a list that an obj-y line takes in (mm/Makefile:
 	# memory-hotplug-$(CONFIG_MEMORY_HOTPLUG) += memory_hotplug.o,
 	# obj-y += $(memory-hotplug-y))
-	printf '%s\n' "$mk" | grep -E '^[[:space:]]*obj-y[[:space:]]*[:+]?=' | grep -qF "\$(${var%-*}-y)"
+	printf '%s\n' "$MK" | grep -E '^[[:space:]]*obj-y[[:space:]]*[:+]?=' | grep -qF "\$(${var%-*}-y)"
 }
 
 # enabled_at CONFIGFILE ID FILE: true when the .c FILE is compiled
@@ -245,15 +269,11 @@ enabled_at() {
 		[ "${a%%/*}" = "$(cfg_arch "$cfg")" ] || return 1
 		;;
 	esac
-	# (a directory of this process's own: make test runs two make
-	# checks at once, WIDE=only and I386=only)
-	mkdir -p "$MKDIR"
 	# the Makefile of its directory, or of the two above it, which may
 	# name it by a relative path (iwlwifi-objs += queue/tx.o)
 	d=$dir rel=$name
 	for up in 0 1 2; do
-		if kgit show "$id:$d/Makefile" >"$MKDIR/Makefile" 2>/dev/null &&
-			kbuild_enabled "$cfg" "$MKDIR" "$rel"; then
+		if mk_of "$cfg" "$id" "$d/Makefile" && kbuild_enabled "$cfg" "$rel"; then
 			echo "$f"
 			return 0
 		fi
@@ -489,7 +509,9 @@ xconfig_add() {
 	local id=$1 cfg=$2 label=$3 what=$4 f src files=() skipped=()
 	shift 4
 	for f in "$@"; do
-		if src=$(enabled_at "$cfg" "$id" "$f"); then
+		# (not in a command substitution: mk_of's memory is this shell's)
+		if enabled_at "$cfg" "$id" "$f" >"$MKDIR/src"; then
+			read -r src <"$MKDIR/src"
 			files+=("$src")
 			[ -n "$(kgit ls-tree "$base" -- "$src")" ] && xbase+=("$src")
 		else
