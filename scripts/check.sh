@@ -79,10 +79,12 @@ fi
 #
 # Each run is kept in a cache ($CHECKPATCH_CACHE, see lib.sh; "none"
 # turns it off), as ccache keeps a compile: under the hash of what
-# decides its output (the patch, the flags, perl's version, and the
-# tree checkpatch reads: checkpatch.pl, its word lists, MAINTAINERS,
-# LICENSES, by the tree object of $SRC's HEAD; a dirty $SRC is never
-# cached).  A run whose helper failed (a traceback) is not kept.
+# decides its output (the patch and its name, the flags, perl's
+# version, ~/.checkpatch.conf if there is one, and the tree checkpatch
+# reads: checkpatch.pl, its word lists, MAINTAINERS, LICENSES, by the
+# tree object of $SRC's HEAD; a dirty $SRC, where an untracked
+# .checkpatch.conf could hide, is never cached).  A run whose helper
+# failed (a traceback) is not kept.
 cp_inputs=
 if [ "$CHECKPATCH_CACHE" != none ] && [ -z "$only" ] && ! tree_dirty; then
 	cp_inputs=$({
@@ -90,6 +92,8 @@ if [ "$CHECKPATCH_CACHE" != none ] && [ -z "$only" ] && ! tree_dirty; then
 		perl -e 'print "$^V\n"'
 		kgit rev-parse 'HEAD^{tree}'
 		printf '%s\n' "${flags[@]}"
+		# checkpatch's own options file outside the tree, if any
+		if [ -f "$HOME/.checkpatch.conf" ]; then echo "conf $(sha256sum <"$HOME/.checkpatch.conf")"; fi
 	})
 fi
 # checkpatch_run PATCH OUT: checkpatch.pl on PATCH, its output in OUT;
