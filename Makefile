@@ -54,7 +54,7 @@ help:
 	@echo ''
 	@echo "Settings (make VAR=value): V=1 verbose, WORK= ($$(bash -c '. $(S)/lib.sh && echo "$$WORK"')), O=, REV=,"
 	@echo 'SMP=, MAXCPUS=, BOOT_TIMEOUT=, DEBUG=1, STRESS_OPS=, STRESS_SECS=, FORCE=1, UPDATE=1, GOOD=, BAD=, TO=, SEND=1,'
-	@echo 'QUICK=1, FRESH=1, FRESH_CONFIG=1 (configure even when nothing changed), BUDGET=, COLD_SAMPLE=, COLD_FULL_MAX=, OVERLAP=0, UNSEEN=0 (bisect-check builds every commit), SPATCH_CACHE=, CHECKPATCH_CACHE=, SPARSE_CACHE= (none: off), SPARSE=0, I386=0|only, WIDE=0|only, ARM64=0, AM_ALL=1, AM_VERSIONS=, AM_CACHE=, NFS=0, NFS_PORT=, GANESHA=, KMEMLEAK_OTHERS=warn,'
+	@echo 'QUICK=1, FRESH=1, FRESH_CONFIG=1 (configure even when nothing changed), BUDGET=, COLD_SAMPLE=, COLD_FULL_MAX=, OVERLAP=0, UNSEEN=0 (bisect-check builds every commit), SPATCH_CACHE=, CHECKPATCH_CACHE=, SPARSE_CACHE= (none: off), SPARSE=0, I386=0|only, WIDE=0|only, ARM64=0, CHECK_COMMITS=all|head, AM_ALL=1, AM_VERSIONS=, AM_CACHE=, NFS=0, NFS_PORT=, GANESHA=, KMEMLEAK_OTHERS=warn,'
 	@echo 'KMEM_XFAIL= (test_kmem tests allowed to fail in the guest; default test_kmem_basic, with DEBUG=1 also test_kmem_dead_cgroups),'
 	@echo 'KMEM_SKIP= (test_kmem tests not run; default test_kmem_basic, in bisect-check and kaslr-check also test_kmem_memcg_deletion; none: all run).'
 

@@ -1020,7 +1020,19 @@ test_check_i386() {
 		expect_ok mk export || return 1
 	expect_fail "an i386 error" mk check SPARSE=0 && says "new errors or warnings in kernel/fake.c" &&
 		says "kernel/fake.c: error: implicit declaration of function x" || return 1
-	expect_ok mk check SPARSE=0 I386=0 && ! grep -q "^  [A-Z]* *i386 " "$T/out"
+	expect_ok mk check SPARSE=0 I386=0 && ! grep -q "^  [A-Z]* *i386 " "$T/out" || return 1
+	# fixed by the next commit: every commit is still compiled, and the
+	# broken one fails; CHECK_COMMITS=head (make test's) compiles the
+	# head only, and says so
+	git -C "$W/linux" rm -q i386-errors && echo "int fake4;" >>"$W/linux/kernel/fake.c" &&
+		git -C "$W/linux" commit -q -a -m "kernel: cpu_alloc: mend i386" -m "Signed-off-by: Selftest <selftest@example.org>" &&
+		expect_ok mk export || return 1
+	expect_fail "an i386 error, mended later" mk check SPARSE=0 && says "new errors or warnings in kernel/fake.c" || return 1
+	expect_ok mk check SPARSE=0 CHECK_COMMITS=head && says "i386: the head only (CHECK_COMMITS=head)" &&
+		! says "new errors" >/dev/null || return 1
+	# a head-only pass is not a pass of every commit
+	expect_fail "after a head-only pass" mk check SPARSE=0 && says "new errors or warnings in kernel/fake.c" || return 1
+	expect_fail "a bad CHECK_COMMITS" mk check CHECK_COMMITS=some && says "CHECK_COMMITS=some: must be all or head"
 }
 
 # make convert-report counts the alloc_percpu-family calls left: not a
