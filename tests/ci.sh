@@ -25,9 +25,9 @@
 #     kernel (once its build has ended; -smp 2, 4 vCPUs on 2 host cores
 #     make the debug kernel's lock holders lose their host CPU: 102 s
 #     instead of 31 s for the stress test) in the background, and
-#     make check in the background too, beside make regen, make
-#     convert-report, make am-check, make mail and make send (to
-#     files), all at nice 19; a smoke run of make
+#     make check and make am-check in the background too, beside make
+#     regen, make convert-report, make mail and make send (to files),
+#     all at nice 19; a smoke run of make
 #     bench on the head alone (QUICK=1
 #     BENCH_BASE=none: the module builds and runs, the report is
 #     written; it asserts no figure), and make bisect of a scratch
@@ -364,9 +364,13 @@ if [ $ready = 1 ]; then
 		# make check (checkpatch, sparse's verdicts, the probes)
 		# beside the chain of regen to send
 		bg_start check "${NICE[@]}" "${MAKE[@]}" check CHECK_COMMITS="$CHECK_COMMITS_TEST"
+		# make am-check (its own repository of imported tarballs;
+		# mostly one process) beside regen to send, which are mostly
+		# one process each too: once the debug boot has ended, a
+		# chain of them alone left a core idle
+		bg_start am-check "${NICE[@]}" "${MAKE[@]}" am-check
 		[ -x "$TOP/scripts/regen.sh" ] && step regen "${NICE[@]}" "${MAKE[@]}" regen
 		[ -x "$TOP/scripts/convert-report.sh" ] && step convert-report "${NICE[@]}" "${MAKE[@]}" convert-report
-		step am-check "${NICE[@]}" "${MAKE[@]}" am-check
 		step mail "${NICE[@]}" "${MAKE[@]}" mail
 		step send "${NICE[@]}" "${MAKE[@]}" send
 		bg_finish
