@@ -106,8 +106,9 @@ tally() {
 }
 
 # cpu_ticks: the CPU time, in clock ticks, of the processes this
-# (sub)shell has waited for: what the commands it ran in the foreground
-# took, on every core (/proc/PID/stat: cutime + cstime).
+# (sub)shell has waited for, on every core (/proc/PID/stat: cutime +
+# cstime).  Each step and job runs in a subshell of its own that reads
+# it at its end.
 # cpu_ticks VAR sets VAR (read in this shell: $BASHPID in a command
 # substitution would be the substitution's own).
 CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
@@ -122,15 +123,21 @@ cpu_ticks() {
 # step NAME CMD...: run CMD as one test, output in $LOG/NAME.log; its
 # wall time in $LOG/times, its CPU time (all cores) in $LOG/cpu.
 step() {
-	local name=$1 t0=$SECONDS c0 c1 rc
+	local name=$1 t0=$SECONDS rc c1
 	shift
 	echo "--- $name: $*"
-	cpu_ticks c0
-	"$@" >"$LOG/$name.log" 2>&1
+	# in a subshell of its own, which counts its own children only: a
+	# job behind the steps that ends meanwhile is this shell's child,
+	# and its CPU time would join the step's
+	(
+		"$@"
+		rc=$?
+		cpu_ticks c1
+		echo "$((c1 / CLK_TCK)) $name" >>"$LOG/cpu"
+		exit $rc
+	) >"$LOG/$name.log" 2>&1
 	rc=$?
-	cpu_ticks c1
 	echo "$((SECONDS - t0)) $name" >>"$LOG/times"
-	echo "$(((c1 - c0) / CLK_TCK)) $name" >>"$LOG/cpu"
 	tally "$name" $rc "$LOG/$name.log"
 	if [ $rc = 0 ]; then
 		echo "ok - $name ($((SECONDS - t0))s)"
@@ -154,12 +161,11 @@ behind_start() {
 	set -m
 	(
 		t0=$SECONDS
-		cpu_ticks c0
 		"${idle[@]}" "$@" >"$LOG/$name.log" 2>&1
 		rc=$?
 		cpu_ticks c1
 		echo "$((SECONDS - t0)) $name" >>"$LOG/times-behind"
-		echo "$(((c1 - c0) / CLK_TCK)) $name" >>"$LOG/cpu"
+		echo "$((c1 / CLK_TCK)) $name" >>"$LOG/cpu"
 		exit $rc
 	) </dev/null &
 	behind_pid[$name]=$!
@@ -190,8 +196,8 @@ running() { [ -n "${behind_pid[$1]:-}" ]; }
 # compiles of earlier commits less, for CI's time), and with make
 # test-all of each commit's files at that commit too.  bisect-check
 # still builds every commit with the boot config.
-CHECK_COMMITS_TEST=head
-[ "${TEST_ALL:-0}" = 1 ] && CHECK_COMMITS_TEST=all
+CHECK_COMMITS_TEST="head"
+[ "${TEST_ALL:-0}" = 1 ] && CHECK_COMMITS_TEST="all"
 # The debug kernel's build, in build-debug and checkout-debug.
 start_debug_build() {
 	[ "$OVERLAP" = 1 ] || return 0
@@ -338,13 +344,11 @@ if [ "$QUICK" != 1 ]; then
 fi
 
 # The selftest: its own counts join ours.
-t0=$SECONDS
-cpu_ticks c0
+t0=$SECONDS c1=
 # shellcheck disable=SC2086
-"$TOP/tests/run.sh" ${SELFTEST_ARGS:-} | tee "$LOG/selftest.log"
-cpu_ticks c1
+("$TOP/tests/run.sh" ${SELFTEST_ARGS:-}; cpu_ticks c1; echo "$((c1 / CLK_TCK)) selftest" >>"$LOG/cpu") |
+	tee "$LOG/selftest.log"
 echo "$((SECONDS - t0)) selftest" >>"$LOG/times"
-echo "$(((c1 - c0) / CLK_TCK)) selftest" >>"$LOG/cpu"
 line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOG/selftest.log" | tail -n1)
 sp=${line%% passed*} sf=${line#*passed, } sf=${sf%% failed}
 [ -n "$line" ] || { sp=0 sf=1; }
