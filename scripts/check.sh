@@ -460,18 +460,20 @@ xconfig_run() {
 		[ "$CHECK_COMMITS" = all ] || [ "$id" = "$head" ] || continue
 		short=${id:0:12}
 		read -r -a files <<<"${xfiles[$id]:-}"
-		if [ ${#files[@]} = 0 ]; then
-			[ -z "$xempty" ] || info OK "$label $short: $xempty"
-			continue
-		fi
 		# the objects that must come out: the head's own files (one
 		# that an earlier commit names may have left the build since)
-		req=("${files[@]}")
+		req=(${files[@]+"${files[@]}"})
+		# the head is judged with every file compiled there, even when
+		# it touches none itself (with CHECK_COMMITS=head, the only
+		# judgement of the files of the earlier commits)
 		if [ "$id" = "$head" ]; then
 			cp "$LOGS/$name-head-built.txt" "$LOGS/$name-$short.built"
 			: >"$LOGS/$name-$short.athead"
-			files=("${all[@]}" "${files[@]}")
-			mapfile -t files < <(printf '%s\n' "${files[@]}" | sort -u)
+			mapfile -t files < <(printf '%s\n' ${all[@]+"${all[@]}"} ${files[@]+"${files[@]}"} | sort -u | grep .)
+		fi
+		if [ ${#files[@]} = 0 ]; then
+			[ -z "$xempty" ] || info OK "$label $short: $xempty"
+			continue
 		fi
 		new=$(comm -23 <(sort -u "$LOGS/$name-$short.txt") "$base_txt" |
 			grep -v -F -f <(grep -v '^#' "$TOP/checkpatch/build-warnings.ignore"; echo '#none#') || true)

@@ -1032,7 +1032,16 @@ test_check_i386() {
 		! says "new errors" >/dev/null || return 1
 	# a head-only pass is not a pass of every commit
 	expect_fail "after a head-only pass" mk check SPARSE=0 && says "new errors or warnings in kernel/fake.c" || return 1
-	expect_fail "a bad CHECK_COMMITS" mk check CHECK_COMMITS=some && says "CHECK_COMMITS=some: must be all or head"
+	expect_fail "a bad CHECK_COMMITS" mk check CHECK_COMMITS=some && says "CHECK_COMMITS=some: must be all or head" || return 1
+	# a head that touches no file i386 builds is still judged with
+	# every file compiled there: the error in kernel/fake.c is new
+	printf 'kernel/fake.c: implicit declaration of function y\n' >"$W/linux/i386-errors"
+	echo "int other2;" >>"$W/linux/kernel/other.c"
+	git -C "$W/linux" add -f i386-errors kernel/other.c &&
+		git -C "$W/linux" commit -q -m "kernel: cpu_alloc: break i386 from afar" -m "Signed-off-by: Selftest <selftest@example.org>" &&
+		expect_ok mk export || return 1
+	expect_fail "an error at a head that touches no built file" mk check SPARSE=0 CHECK_COMMITS=head &&
+		says "kernel/fake.c: error: implicit declaration of function y" || return 1
 }
 
 # make convert-report counts the alloc_percpu-family calls left: not a
