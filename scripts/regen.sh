@@ -203,7 +203,7 @@ spatch_cached() {
 }
 
 # apply_cocci NAME: run coccinelle/NAME.cocci in place in $WT.
-cocci_hash= cocci_hashed= targets_hash= targets_mode=
+cocci_hash='' cocci_hashed='' targets_hash='' targets_mode=''
 apply_cocci() {
 	local name=$1 f=$COCCI/$1.cocci opts file wt
 	targets_mode=
