@@ -114,12 +114,13 @@ checkpatch_run() {
 	(cd "$SRC" && PATH=/usr/bin:$PATH "$cp" "${flags[@]}" "$1") >"$2" 2>&1 || true
 	[ -n "$cp_inputs" ] || return 0
 	grep -q '^Traceback' "$2" && return 0
-	# written aside and renamed: a reader never sees half an entry
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/checkpatch-cache.XXXXXX")
 	out=$(cat "$2")
-	printf '%s\n' "${out//"$1"/@PATCH@}" >"$tmp/out" && touch "$tmp/done"
-	mkdir -p "${dir%/*}"
-	mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
+	if printf '%s\n' "${out//"$1"/@PATCH@}" >"$tmp/out"; then
+		cache_put "$tmp" "$dir"
+	else
+		rm -rf "$tmp"
+	fi
 	return 0
 }
 for p in "$COMMITS"/*.patch; do

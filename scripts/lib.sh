@@ -468,6 +468,16 @@ sparse_objs() {
 	rm -rf "$out"
 }
 
+# cache_put TMP DIR: publish the cache entry written in the directory
+# TMP as DIR (of the spatch, checkpatch and sparse caches): marked done
+# and renamed, so that a reader never sees half an entry; when another
+# process published DIR first, TMP is dropped.
+cache_put() {
+	touch "$1/done"
+	mkdir -p "${2%/*}"
+	mv -T "$1" "$2" 2>/dev/null || rm -rf "$1"
+}
+
 # sparse_cached CMDFILE CHECKFLAGS FLAGS: sparse CHECKFLAGS FLAGS in
 # $o (sparse_objs' build), for the object of kbuild's CMDFILE; from the
 # cache ($SPARSE_CACHE, see above; "none": off) when it holds the same
@@ -506,9 +516,7 @@ sparse_cached() {
 	# only a run that ended well is kept (sparse's status is 0 even
 	# when it warns)
 	if [ $rc = 0 ]; then
-		touch "$tmp/done"
-		mkdir -p "${dir%/*}"
-		mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
+		cache_put "$tmp" "$dir"
 	else
 		rm -rf "$tmp"
 	fi

@@ -186,7 +186,6 @@ spatch_cached() {
 	(cd "$COCCI" && vrun "$SPATCH" "${args[@]}" "$wt/$file") >"$out" 2>&1 || rc=$?
 	cat "$out" >>"$RLOG/$name.log"
 	if [ $rc = 0 ] && ! grep -q -E -i "$SPATCH_ERRORS" "$out"; then
-		# written aside and renamed: a reader never sees half an entry
 		tmp=$(mktemp -d "${TMPDIR:-/tmp}/spatch-cache.XXXXXX")
 		cp "$out" "$tmp/log"
 		if [ "$mode" = patch ]; then
@@ -194,9 +193,7 @@ spatch_cached() {
 		else
 			tail -c +$((size + 1)) "$CPU_ALLOC_TARGETS" >"$tmp/result"
 		fi
-		touch "$tmp/done"
-		mkdir -p "${dir%/*}"
-		mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
+		cache_put "$tmp" "$dir"
 	fi
 	rm -f "$out"
 	return $rc
