@@ -105,12 +105,11 @@ tally() {
 	fi
 }
 
-# cpu_ticks: the CPU time, in clock ticks, of the processes this
-# (sub)shell has waited for, on every core (/proc/PID/stat: cutime +
-# cstime).  Each step and job runs in a subshell of its own that reads
-# it at its end.
-# cpu_ticks VAR sets VAR (read in this shell: $BASHPID in a command
-# substitution would be the substitution's own).
+# cpu_ticks VAR: VAR = the CPU time, in clock ticks, of the processes
+# this (sub)shell has waited for, on every core (/proc/PID/stat: cutime
+# + cstime).  Each step and job runs in a subshell of its own that reads
+# it at its end.  It sets VAR rather than printing: in a command
+# substitution, $BASHPID would be the substitution's own.
 CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
 cpu_ticks() {
 	local var=$1 s
