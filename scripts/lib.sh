@@ -307,6 +307,10 @@ build_tag() {
 	esac
 }
 
+# use_ccache: true when compiles go through ccache (installed, and not
+# turned off with CCACHE=0).
+use_ccache() { command -v ccache >/dev/null && [ "${CCACHE:-1}" = 1 ]; }
+
 # kmake DIR O ARGS...: the kernel's make in source tree DIR, output in
 # O, with ccache unless CCACHE=0: the kernel's objects and the host
 # programs (fixdep, kconfig, objtool, ...), which every build directory
@@ -318,7 +322,7 @@ kmake() {
 	local cc=()
 	# CROSS_COMPILE in the environment (make check's arm64 compile)
 	# names the compiler, as kbuild's own CC would
-	command -v ccache >/dev/null && [ "${CCACHE:-1}" = 1 ] &&
+	use_ccache &&
 		cc=("CC=ccache ${CROSS_COMPILE:-}gcc" "HOSTCC=ccache gcc")
 	vrun make -C "$dir" O="$o" "${cc[@]}" "$@"
 }

@@ -17,7 +17,7 @@ initramfs() {
 	# new WORK, as CI's and each selftest case's, compiles them again),
 	# then linked: ccache does not keep a link.
 	local cc=()
-	command -v ccache >/dev/null && [ "${CCACHE:-1}" = 1 ] && cc=(ccache)
+	use_ccache && cc=(ccache)
 	# shellcheck disable=SC2206 # HOSTCC may carry words
 	cc+=(${HOSTCC:-gcc})
 	if [ ! -f "$init" ] || [ "$src" -nt "$init" ] || [ "$TOP/qemu/lib.h" -nt "$init" ]; then
